@@ -1,0 +1,25 @@
+"""``python -m app``: serve with the settings every deployment needs (frame cap, ws auto)."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from app.settings import get_settings
+
+
+def main() -> None:
+    settings = get_settings()
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        ws="auto",
+        ws_max_size=settings.max_frame_bytes,
+        proxy_headers=True,
+        log_level="info",
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""REST routers: players, games, rooms, matches."""

@@ -1,0 +1,35 @@
+"""Shared request dependencies: the process's services and the calling player."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from app.api.errors import ApiError
+from app.db.players import PlayerRecord, player_by_token
+from app.identity import token_of
+from app.services import Services
+
+
+def get_services(request: Request) -> Services:
+    return request.app.state.services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+async def optional_player(request: Request, services: ServicesDep) -> PlayerRecord | None:
+    token = token_of(request)
+    return await player_by_token(services.db, token) if token else None
+
+
+async def current_player(
+    player: Annotated[PlayerRecord | None, Depends(optional_player)],
+) -> PlayerRecord:
+    if player is None:
+        raise ApiError(401, "unauthorized", "Choose a name first (POST /api/players).")
+    return player
+
+
+PlayerDep = Annotated[PlayerRecord, Depends(current_player)]

@@ -1,0 +1,67 @@
+"""Every error answers ``{"error": {"code", "message"}}``; a client's mistake is never a 500."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from app.rooms.errors import RoomError
+
+log = logging.getLogger(__name__)
+
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    422: "invalid_request",
+    429: "rate_limited",
+}
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, error: ApiError) -> JSONResponse:
+        return error_response(error.status, error.code, error.message)
+
+    @app.exception_handler(RoomError)
+    async def room_error(_: Request, error: RoomError) -> JSONResponse:
+        return error_response(error.status, error.code, error.message)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(error.status_code, "error")
+        message = error.detail if isinstance(error.detail, str) else code.replace("_", " ")
+        return error_response(error.status_code, code, message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        problems = error.errors()
+        if any(p.get("type") == "json_invalid" for p in problems):
+            return error_response(400, "bad_json", "The request body is not valid JSON.")
+        first = problems[0] if problems else {}
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+        message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "")
+        return error_response(422, "invalid_request", message or "The request is not valid.")
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, error: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return error_response(500, "internal", "Something went wrong on our side.")

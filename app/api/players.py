@@ -1,0 +1,57 @@
+"""Guest identities: ``POST /api/players``, ``GET /api/me``, ``GET /api/players/{id}``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Response
+from pydantic import BaseModel, StringConstraints
+
+from app.api.deps import PlayerDep, ServicesDep
+from app.api.errors import ApiError
+from app.db.players import create_player, player_by_id
+from app.identity import COOKIE_NAME
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+COOKIE_MAX_AGE = 400 * 24 * 3600
+
+
+class NewPlayer(BaseModel):
+    name: Annotated[str, StringConstraints(max_length=200)]
+
+
+def clean_name(raw: str) -> str:
+    name = " ".join(raw.split())
+    if not 1 <= len(name) <= 32:
+        raise ApiError(422, "invalid_name", "A name has 1 to 32 characters.")
+    if any(not ch.isprintable() for ch in name):
+        raise ApiError(422, "invalid_name", "A name cannot hold control characters.")
+    return name
+
+
+@router.post("/players", status_code=201)
+async def register(body: NewPlayer, response: Response, services: ServicesDep) -> dict[str, object]:
+    player, token = await create_player(services.db, clean_name(body.name))
+    response.set_cookie(
+        COOKIE_NAME,
+        token,
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=services.settings.secure_cookies,
+    )
+    return {"id": player.id, "name": player.name, "token": token}
+
+
+@router.get("/me")
+async def me(player: PlayerDep) -> dict[str, object]:
+    return player.to_json()
+
+
+@router.get("/players/{player_id}")
+async def profile(player_id: int, services: ServicesDep) -> dict[str, object]:
+    player = await player_by_id(services.db, player_id)
+    if player is None:
+        raise ApiError(404, "not_found", "No such player.")
+    return player.to_json()

@@ -1,0 +1,133 @@
+"""Matches: starting one, loading it back, and the history queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.db.clock import utcnow
+from app.db.models import Match, MatchSeat, Move, Room, Snapshot
+from app.db.rooms import RoomRecord, set_status
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    id: int
+    room_id: str
+    game: str
+    engine_version: str
+    options: dict[str, Any]
+    seed: int
+    players: int
+    status: str
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    at: datetime
+
+
+async def start_match(
+    db: AsyncEngine,
+    room: RoomRecord,
+    *,
+    seed: int,
+    engine_version: str,
+    from_status: str,
+) -> int | None:
+    """Open a match for a room whose every seat is filled; ``None`` if the room moved on."""
+    now = utcnow()
+    async with db.begin() as conn:
+        claimed = await conn.execute(
+            update(Room)
+            .where(Room.id == room.id, Room.status == from_status)
+            .values(status="playing", updated_at=now)
+        )
+        if claimed.rowcount != 1:
+            return None
+        match_id = (
+            await conn.execute(
+                insert(Match)
+                .values(
+                    room_id=room.id,
+                    game=room.game,
+                    engine_version=engine_version,
+                    options=room.options,
+                    seed=seed,
+                    players=len(room.seats),
+                    status="playing",
+                    has_bots=any(s.bot for s in room.seats),
+                    move_count=0,
+                    started_at=now,
+                )
+                .returning(Match.id)
+            )
+        ).scalar_one()
+        await conn.execute(
+            insert(MatchSeat),
+            [
+                {
+                    "match_id": match_id,
+                    "seat": s.seat,
+                    "player_id": s.player.id if s.player else None,
+                    "bot": s.bot,
+                    "name": s.player.name if s.player else f"Bot ({s.bot})",
+                }
+                for s in room.seats
+            ],
+        )
+        await set_status(conn, room.id, "playing", match_id=match_id)
+    return match_id
+
+
+async def load_match(db: AsyncEngine, match_id: int) -> MatchRecord | None:
+    async with db.connect() as conn:
+        row = (await conn.execute(select(Match).where(Match.id == match_id))).scalar_one_or_none()
+    if row is None:
+        return None
+    return MatchRecord(
+        id=row.id,
+        room_id=row.room_id,
+        game=row.game,
+        engine_version=row.engine_version,
+        options=row.options,
+        seed=row.seed,
+        players=row.players,
+        status=row.status,
+    )
+
+
+async def load_snapshot(db: AsyncEngine, match_id: int) -> tuple[int, dict[str, Any]] | None:
+    async with db.connect() as conn:
+        row = (
+            await conn.execute(
+                select(Snapshot.seq, Snapshot.state).where(Snapshot.match_id == match_id)
+            )
+        ).first()
+    return (row.seq, row.state) if row else None
+
+
+async def load_moves(db: AsyncEngine, match_id: int, after_seq: int = 0) -> list[MoveRow]:
+    async with db.connect() as conn:
+        return await moves_after(conn, match_id, after_seq)
+
+
+async def moves_after(conn: AsyncConnection, match_id: int, after_seq: int) -> list[MoveRow]:
+    rows = await conn.execute(
+        select(Move.seq, Move.seat, Move.action, Move.at)
+        .where(Move.match_id == match_id, Move.seq > after_seq)
+        .order_by(Move.seq)
+    )
+    return [MoveRow(r.seq, r.seat, r.action, r.at) for r in rows]
+
+
+async def move_count(conn: AsyncConnection, match_id: int) -> int:
+    value = await conn.scalar(select(func.max(Move.seq)).where(Move.match_id == match_id))
+    return int(value or 0)

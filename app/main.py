@@ -1,0 +1,43 @@
+"""``create_app()``: the FastAPI application; its lifespan starts this process's services."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from app.api import games, matches, players, rooms
+from app.api.errors import install as install_error_handlers
+from app.realtime import endpoint
+from app.services import Services
+from app.settings import Settings, get_settings
+from app.web import pages
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services = await Services.start(settings)
+        app.state.services = services
+        try:
+            yield
+        finally:
+            await services.stop()
+
+    app = FastAPI(title="cardroom", lifespan=lifespan)
+    install_error_handlers(app)
+    for module in (players, games, rooms, matches):
+        app.include_router(module.router)
+    app.include_router(endpoint.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app

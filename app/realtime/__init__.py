@@ -1,0 +1,1 @@
+"""WebSockets: the endpoint, the message schema, the connection hub and the broker."""

@@ -1,0 +1,129 @@
+"""``GET /ws/rooms/{id}``: a seated player plays that seat, everyone else watches."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from app.db.players import player_by_token
+from app.identity import same_origin, token_of
+from app.realtime.hub import Connection
+from app.realtime.protocol import (
+    ActionMessage,
+    BadMessage,
+    ChatMessage,
+    ErrorCode,
+    encode,
+    error,
+    parse,
+)
+from app.rooms.errors import ActionRefused, RoomError
+from app.services import Services
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_NO_ROOM = 4404
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    services: Services = websocket.app.state.services
+    settings = services.settings
+    if not same_origin(websocket, settings.allowed_origins):
+        await websocket.close(CLOSE_POLICY)  # before accept: the upgrade is refused (403)
+        return
+    token = token_of(websocket, allow_query=True)
+    player = await player_by_token(services.db, token) if token else None
+    if player is None:
+        await websocket.close(CLOSE_POLICY)
+        return
+    manager = services.manager
+    try:
+        runtime = await manager.runtime(room_id)
+    except RoomError:
+        await websocket.close(CLOSE_NO_ROOM)
+        return
+    await websocket.accept()
+    connection = Connection(websocket, player, room_id)
+    services.hub.join(connection)
+    try:
+        seat = runtime.seat_of(player.id)
+        room = manager.room_json(runtime)
+        connection.send(
+            encode({"type": "hello", "you": {"player_id": player.id, "seat": seat}, "room": room})
+        )
+        manager.presence_changed(room_id)
+        frame = runtime.state_frame(seat)
+        if frame is not None:
+            connection.send(frame)
+        await _serve(websocket, connection, services)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        services.hub.leave(connection)
+        await connection.close()
+        manager.presence_changed(room_id)
+
+
+async def _serve(websocket: WebSocket, connection: Connection, services: Services) -> None:
+    settings = services.settings
+    limit = RateLimit(settings.messages_per_second, settings.message_burst)
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        frame = message.get("text") if message.get("text") is not None else message.get("bytes")
+        if frame is None:
+            continue
+        if len(frame) > settings.max_frame_bytes:
+            await websocket.close(CLOSE_TOO_BIG)
+            return
+        if not limit.allow():
+            connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too many messages."))
+            continue
+        await _handle(frame, connection, services)
+
+
+async def _handle(frame: str | bytes, connection: Connection, services: Services) -> None:
+    try:
+        request = parse(frame)
+    except BadMessage as bad:
+        connection.send(error(ErrorCode.BAD_MESSAGE, str(bad)))
+        return
+    if isinstance(request, ActionMessage):
+        try:
+            await services.manager.submit(
+                connection.room_id, connection.player.id, request.action, request.seq
+            )
+        except ActionRefused as refused:
+            connection.send(error(refused.code, refused.message, request.ref))
+        except RoomError as refused:
+            connection.send(error(ErrorCode.ILLEGAL_ACTION, refused.message, request.ref))
+    elif isinstance(request, ChatMessage):
+        await services.manager.chat(connection.room_id, connection.player, request.text)
+    else:
+        connection.send('{"type":"pong"}')

@@ -1,0 +1,113 @@
+"""The sockets of this process, by room; it is the rooms layer's audience.
+
+Every connection has its own outbox drained by its own task, so one slow
+client never holds up a room's fan-out; a client too far behind is dropped and
+reconnects into a fresh state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket
+
+from app.db.players import PlayerRecord
+from app.realtime.protocol import encode
+
+if TYPE_CHECKING:
+    from app.rooms.manager import RoomManager
+
+log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 256
+CLOSE_TOO_SLOW = 4008
+
+
+class Connection:
+    def __init__(self, websocket: WebSocket, player: PlayerRecord, room_id: str) -> None:
+        self.websocket = websocket
+        self.player = player
+        self.room_id = room_id
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self._sender = asyncio.get_running_loop().create_task(self._drain())
+
+    def send(self, frame: str) -> None:
+        if self._outbox.qsize() >= OUTBOX_LIMIT:
+            log.info("dropping a slow client of room %s", self.room_id)
+            self._outbox.put_nowait(None)
+            return
+        self._outbox.put_nowait(frame)
+
+    async def _drain(self) -> None:
+        while True:
+            frame = await self._outbox.get()
+            if frame is None:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(CLOSE_TOO_SLOW)
+                return
+            try:
+                await self.websocket.send_text(frame)
+            except Exception:
+                return
+
+    async def close(self) -> None:
+        self._sender.cancel()
+        await asyncio.gather(self._sender, return_exceptions=True)
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._rooms: dict[str, set[Connection]] = {}
+        self.manager: RoomManager | None = None
+
+    def join(self, connection: Connection) -> None:
+        self._rooms.setdefault(connection.room_id, set()).add(connection)
+
+    def leave(self, connection: Connection) -> None:
+        members = self._rooms.get(connection.room_id)
+        if members is None:
+            return
+        members.discard(connection)
+        if not members:
+            del self._rooms[connection.room_id]
+
+    def connections(self) -> int:
+        return sum(len(members) for members in self._rooms.values())
+
+    # -- the audience the rooms layer talks to -----------------------------------------
+    def present(self, room_id: str) -> tuple[set[int], list[dict[str, Any]]]:
+        members = self._rooms.get(room_id, ())
+        players = {c.player.id for c in members}
+        runtime = self.manager.loaded(room_id) if self.manager else None
+        seated = (
+            {s.player.id for s in runtime.room.seats if s.player} if runtime is not None else set()
+        )
+        watchers = {c.player.id: c.player for c in members if c.player.id not in seated}
+        return players, [p.to_json() for p in sorted(watchers.values(), key=lambda p: p.id)]
+
+    def room_changed(self, room_id: str) -> None:
+        members = self._rooms.get(room_id)
+        runtime = self.manager.loaded(room_id) if self.manager else None
+        if not members or runtime is None or self.manager is None:
+            return
+        frame = encode({"type": "room", "room": self.manager.room_json(runtime)})
+        for connection in members:
+            connection.send(frame)
+
+    def state_changed(self, room_id: str) -> None:
+        members = self._rooms.get(room_id)
+        runtime = self.manager.loaded(room_id) if self.manager else None
+        if not members or runtime is None:
+            return
+        for connection in members:
+            frame = runtime.state_frame(runtime.seat_of(connection.player.id))
+            if frame is not None:
+                connection.send(frame)
+
+    def chat(self, room_id: str, message: dict[str, Any]) -> None:
+        frame = encode(message)
+        for connection in self._rooms.get(room_id, ()):
+            connection.send(frame)

@@ -1,0 +1,84 @@
+"""The WebSocket message schema (design section 4): parsing client frames, error codes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import orjson
+
+MAX_CHAT = 500
+
+
+class ErrorCode(StrEnum):
+    ILLEGAL_ACTION = "illegal_action"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE = "stale"
+    BAD_MESSAGE = "bad_message"
+    NOT_SEATED = "not_seated"
+    RATE_LIMITED = "rate_limited"
+
+
+class BadMessage(ValueError):
+    """A frame that is not a message of the protocol."""
+
+
+@dataclass(frozen=True)
+class ActionMessage:
+    action: dict[str, Any]
+    seq: int | None
+    ref: str | int | None
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    text: str
+
+
+@dataclass(frozen=True)
+class PingMessage:
+    pass
+
+
+ClientMessage = ActionMessage | ChatMessage | PingMessage
+
+
+def parse(frame: str | bytes) -> ClientMessage:
+    try:
+        data = orjson.loads(frame)
+    except orjson.JSONDecodeError:
+        raise BadMessage("That message is not valid JSON.") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise BadMessage("A message is a JSON object with a 'type'.")
+    kind = data["type"]
+    if kind == "ping":
+        return PingMessage()
+    if kind == "chat":
+        text = data.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise BadMessage("A chat message needs some text.")
+        text = text.strip()
+        if len(text) > MAX_CHAT:
+            raise BadMessage(f"A chat message holds at most {MAX_CHAT} characters.")
+        return ChatMessage(text)
+    if kind == "action":
+        action, seq, ref = data.get("action"), data.get("seq"), data.get("ref")
+        if not isinstance(action, dict):
+            raise BadMessage("An action message needs an 'action' object.")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+            raise BadMessage("'seq' must be a whole number.")
+        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, str | int)):
+            raise BadMessage("'ref' must be a string or a number.")
+        return ActionMessage(action, seq, ref)
+    raise BadMessage(f"Unknown message type {kind[:40]!r}.")
+
+
+def error(code: ErrorCode | str, message: str, ref: str | int | None = None) -> str:
+    return orjson.dumps(
+        {"type": "error", "code": str(code), "message": message, "ref": ref}
+    ).decode()
+
+
+def encode(message: dict[str, Any]) -> str:
+    return orjson.dumps(message).decode()

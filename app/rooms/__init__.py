@@ -1,0 +1,1 @@
+"""Room lifecycle and the match runner: apply -> persist -> publish. No FastAPI here."""

@@ -1,0 +1,52 @@
+"""Everything one server process runs, built and torn down by the app's lifespan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.engine import make_engine
+from app.db.migrate import upgrade_to_head
+from app.db.movelog import MoveLog
+from app.realtime.broker import MemoryBroker, RedisBroker
+from app.realtime.hub import Hub
+from app.rooms.manager import RoomManager
+from app.rooms.ports import Broker
+from app.settings import Settings
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: AsyncEngine
+    movelog: MoveLog
+    broker: Broker
+    hub: Hub
+    manager: RoomManager
+
+    @classmethod
+    async def start(cls, settings: Settings) -> Services:
+        db = make_engine(settings.database_url)
+        await upgrade_to_head(db)
+        movelog = MoveLog(db)
+        movelog.start()
+        broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else MemoryBroker()
+        hub = Hub()
+        manager = RoomManager(
+            db,
+            movelog,
+            broker,
+            hub,
+            bot_delay=settings.bot_delay_ms / 1000,
+            snapshot_every=settings.snapshot_every,
+        )
+        hub.manager = manager
+        await broker.start(manager.on_event)
+        await manager.resume()
+        return cls(settings, db, movelog, broker, hub, manager)
+
+    async def stop(self) -> None:
+        await self.broker.stop()
+        await self.movelog.stop()
+        await self.db.dispose()

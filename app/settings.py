@@ -1,0 +1,46 @@
+"""Settings from the environment (``CARDROOM_*``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CARDROOM_", env_file=".env", extra="ignore")
+
+    database_url: str = "sqlite+aiosqlite:///./cardroom.db"
+    redis_url: str | None = None
+    bot_delay_ms: int = 700
+    secure_cookies: bool = False
+    allowed_origins: list[str] = []
+    snapshot_every: int = 50
+    max_frame_bytes: int = 16 * 1024
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, url: str) -> str:
+        for plain, driver in (
+            ("postgresql://", "postgresql+asyncpg://"),
+            ("postgres://", "postgresql+asyncpg://"),
+            ("sqlite://", "sqlite+aiosqlite://"),
+        ):
+            if url.startswith(plain):
+                return driver + url[len(plain) :]
+        return url
+
+    @field_validator("redis_url")
+    @classmethod
+    def _empty_is_none(cls, url: str | None) -> str | None:
+        return url or None
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,245 @@
+"""The engine contract every game implements.
+
+An engine is a pure, deterministic state machine in the spirit of OpenSpiel's
+``State`` and python-chess's ``Board``. A state is a plain JSON value (dicts,
+lists, strings, numbers, booleans, None) so it can be stored, sent and compared.
+Engines never mutate their inputs, never read the clock and never touch the
+global ``random``: every random event is drawn from the seed held in the state
+(see :func:`draw_rng`), so ``setup(seed)`` plus the action log reproduces every
+state exactly.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, TypeAlias
+
+State: TypeAlias = dict[str, Any]
+Action: TypeAlias = dict[str, Any]
+Seat: TypeAlias = int
+
+
+class IllegalAction(ValueError):
+    """A well-formed request the rules do not allow; ``message`` is for players."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class MalformedAction(IllegalAction):
+    """An action that is not even of the right shape (missing fields, wrong types)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("malformed_action", message)
+
+
+class InvalidOptions(ValueError):
+    """Room options that the game does not accept."""
+
+
+OptionType = Literal["int", "bool", "choice"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    type: OptionType
+    default: Any
+    label: str
+    choices: tuple[Any, ...] = ()
+    min: int | None = None
+    max: int | None = None
+
+    def check(self, value: Any) -> Any:
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise InvalidOptions(f"option {self.name!r} must be true or false")
+            return value
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidOptions(f"option {self.name!r} must be a whole number")
+            if self.min is not None and value < self.min:
+                raise InvalidOptions(f"option {self.name!r} must be at least {self.min}")
+            if self.max is not None and value > self.max:
+                raise InvalidOptions(f"option {self.name!r} must be at most {self.max}")
+            return value
+        if value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise InvalidOptions(f"option {self.name!r} must be one of {allowed}")
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        spec: dict[str, Any] = {"type": self.type, "default": self.default, "label": self.label}
+        if self.choices:
+            spec["choices"] = list(self.choices)
+        if self.min is not None:
+            spec["min"] = self.min
+        if self.max is not None:
+            spec["max"] = self.max
+        return spec
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    summary: str
+    options: tuple[OptionSpec, ...] = ()
+    perfect_information: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": {o.name: o.to_json() for o in self.options},
+            "summary": self.summary,
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished match. ``winners`` may hold several seats (a shared win)."""
+
+    scores: tuple[float, ...]
+    winners: tuple[Seat, ...]
+    rounds: tuple[dict[str, Any], ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "rounds": list(self.rounds),
+            "detail": self.detail,
+        }
+
+
+class Engine:
+    """Base class for game engines; subclasses fill in the rules.
+
+    ``legal_actions`` returns ``[]`` for a seat that is not to act or when the
+    match is over. ``apply`` raises :class:`IllegalAction` for anything the
+    rules refuse, including a seat acting out of turn.
+    """
+
+    info: ClassVar[GameInfo]
+    version: ClassVar[str] = "1"
+
+    # -- options -----------------------------------------------------------------
+    def check_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
+        """Fill defaults and validate; raises :class:`InvalidOptions`."""
+        options = dict(options or {})
+        known = {o.name: o for o in self.info.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise InvalidOptions(f"unknown option {unknown[0]!r} for {self.info.title}")
+        if not self.info.min_players <= players <= self.info.max_players:
+            raise InvalidOptions(
+                f"{self.info.title} is for {self.info.min_players} to "
+                f"{self.info.max_players} players, not {players}"
+            )
+        return {name: spec.check(options.get(name, spec.default)) for name, spec in known.items()}
+
+    # -- the contract --------------------------------------------------------------
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: Seat, action: Action) -> State:
+        raise NotImplementedError
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        raise NotImplementedError
+
+    def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:
+        raise NotImplementedError
+
+    # -- derived, overridable ----------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        return self.outcome(state) is not None
+
+    def players(self, state: State) -> int:
+        return int(state["players"])
+
+    def redact_action(self, action: Action, actor: Seat, viewer: Seat | None) -> Action | None:
+        """What ``viewer`` may learn of ``actor``'s last action; ``None`` hides it whole.
+
+        Games whose actions carry hidden choices (a face-down pass, a secret
+        decision) override this; the default shows actions as they are.
+        """
+        return action
+
+    def fallback_action(self, state: State, seat: Seat) -> Action:
+        """The action a turn timer takes for a seat that did not answer."""
+        return self.legal_actions(state, seat)[0]
+
+
+# -- helpers shared by engines ----------------------------------------------------------
+
+
+def clone(state: State) -> State:
+    """A deep copy of a JSON state; far faster than ``copy.deepcopy``."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+def new_rng_state(seed: int) -> dict[str, int]:
+    """The randomness record an engine keeps in its state under the key ``"rng"``."""
+    return {"seed": int(seed), "n": 0}
+
+
+def draw_rng(state: State) -> random.Random:
+    """A generator for the next random event; advances the counter in ``state``.
+
+    Call it only on a state you own (a clone inside ``apply``/``setup``).
+    """
+    record = state["rng"]
+    record["n"] += 1
+    return random.Random(f"{record['seed']}/{record['n']}")
+
+
+def reseed(state: State, rng: random.Random) -> None:
+    """Replace the seed so a determinized state cannot foresee the real future."""
+    state["rng"] = {"seed": rng.getrandbits(63), "n": 0}
+
+
+def require(condition: bool, code: str, message: str) -> None:
+    if not condition:
+        raise IllegalAction(code, message)
+
+
+def expect_int(action: Action, key: str) -> int:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedAction(f"the action needs a whole number {key!r}")
+    return value
+
+
+def expect_type(action: Any) -> str:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise MalformedAction("an action is an object with a 'type'")
+    return action["type"]
+
+
+def check_turn(engine: Engine, state: State, seat: Seat) -> None:
+    """Refuse an action from a seat that is not to act (or after the end)."""
+    if engine.outcome(state) is not None:
+        raise IllegalAction("game_over", "The match is over.")
+    if seat not in engine.to_act(state):
+        raise IllegalAction("not_your_turn", "It is not your turn.")

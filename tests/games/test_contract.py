@@ -1,0 +1,139 @@
+"""Generic tests every registered engine must pass (the engine contract, design section 2)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games import REGISTRY, IllegalAction
+from games.base import Engine, State
+from tests.games.playout import player_counts, random_playout
+
+ENGINES = sorted(REGISTRY.items())
+IDS = [game_id for game_id, _ in ENGINES]
+
+
+@pytest.fixture(params=[engine for _, engine in ENGINES], ids=IDS)
+def engine(request: pytest.FixtureRequest) -> Engine:
+    return request.param
+
+
+def test_registry_declares_every_game() -> None:
+    assert {"abstrac"} <= set(REGISTRY)
+    for game_id, engine in REGISTRY.items():
+        info = engine.info.to_json()
+        assert info["id"] == game_id
+        assert 1 <= info["min_players"] <= info["max_players"]
+        json.dumps(info)
+
+
+def test_default_options_are_valid(engine: Engine) -> None:
+    for players in player_counts(engine):
+        options = engine.check_options({}, players)
+        assert set(options) == {o.name for o in engine.info.options}
+
+
+def test_random_playouts_end_and_stay_json(engine: Engine) -> None:
+    for seed in range(12):
+        players = player_counts(engine)[seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, seed)
+        final = trace.states[-1]
+        outcome = engine.outcome(final)
+        assert outcome is not None, f"seed {seed}: no outcome"
+        assert engine.to_act(final) == frozenset()
+        assert len(outcome.scores) == players
+        assert outcome.winners and all(0 <= w < players for w in outcome.winners)
+        assert json.loads(json.dumps(final)) == final
+        json.dumps(outcome.to_json())
+
+
+def test_replay_is_exact(engine: Engine) -> None:
+    for seed in range(4):
+        players = player_counts(engine)[-1 - seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, 100 + seed)
+        state = engine.setup(players, 100 + seed, trace.options)
+        assert state == trace.states[0]
+        for (seat, action), expected in zip(trace.actions, trace.states[1:], strict=True):
+            state = engine.apply(state, seat, json.loads(json.dumps(action)))
+            assert state == expected
+
+
+def test_apply_never_mutates_its_input(engine: Engine) -> None:
+    trace = random_playout(engine, player_counts(engine)[0], 7)
+    for (seat, action), before in zip(trace.actions, trace.states, strict=False):
+        snapshot = json.dumps(before, sort_keys=True)
+        engine.apply(before, seat, action)
+        assert json.dumps(before, sort_keys=True) == snapshot
+
+
+def test_legal_actions_are_empty_off_turn_and_all_apply(engine: Engine) -> None:
+    trace = random_playout(engine, player_counts(engine)[-1], 11)
+    players = engine.players(trace.states[0])
+    for state in trace.states[:: max(1, len(trace.states) // 40)]:
+        acting = engine.to_act(state)
+        for seat in range(players):
+            legal = engine.legal_actions(state, seat)
+            if seat not in acting:
+                assert legal == []
+                continue
+            for action in legal[:30]:
+                engine.apply(state, seat, action)
+
+
+def test_out_of_turn_and_garbage_are_refused(engine: Engine) -> None:
+    state = engine.setup(player_counts(engine)[-1], 3, None)
+    acting = engine.to_act(state)
+    idle = [s for s in range(engine.players(state)) if s not in acting]
+    mover = min(acting)
+    if idle:
+        action = engine.legal_actions(state, mover)[0]
+        with pytest.raises(IllegalAction):
+            engine.apply(state, idle[0], action)
+    for garbage in ({}, {"type": "no_such_action"}, {"type": 5}, [], "take", None):
+        with pytest.raises(IllegalAction) as refused:
+            engine.apply(state, mover, garbage)  # type: ignore[arg-type]
+        assert refused.value.message
+    final = random_playout(engine, player_counts(engine)[0], 5).states[-1]
+    with pytest.raises(IllegalAction):
+        engine.apply(final, 0, {"type": "anything"})
+
+
+def _viewers(engine: Engine, state: State) -> list[int | None]:
+    return [None, *range(engine.players(state))]
+
+
+def test_view_is_invariant_under_determinize(engine: Engine) -> None:
+    moved = 0
+    for seed in range(6):
+        players = player_counts(engine)[seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, 200 + seed)
+        for state in trace.states[:: max(1, len(trace.states) // 25)]:
+            for viewer in _viewers(engine, state):
+                rng = random.Random(seed)
+                other = engine.determinize(state, viewer, rng)
+                assert engine.view(other, viewer) == engine.view(state, viewer)
+                assert engine.to_act(other) == engine.to_act(state)
+                for seat in engine.to_act(state):
+                    if seat == viewer:
+                        assert engine.legal_actions(other, seat) == engine.legal_actions(
+                            state, seat
+                        )
+                if _cards_of(other) != _cards_of(state):
+                    moved += 1
+    if engine.info.perfect_information:
+        assert moved == 0
+    else:
+        assert moved > 0, "determinize never moved a hidden card"
+
+
+def _cards_of(state: State) -> str:
+    without_rng = {k: v for k, v in state.items() if k != "rng"}
+    return json.dumps(without_rng, sort_keys=True)
+
+
+def test_views_do_not_carry_the_seed(engine: Engine) -> None:
+    state = engine.setup(player_counts(engine)[0], 987654321987, None)
+    for viewer in _viewers(engine, state):
+        assert "987654321987" not in json.dumps(engine.view(state, viewer))
