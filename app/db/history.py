@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.clock import iso
@@ -19,7 +19,7 @@ async def list_matches(
     limit: int = 50,
     before: int | None = None,
 ) -> list[dict[str, Any]]:
-    query = select(Match).where(Match.status.in_(("playing", "finished")))
+    query = select(Match.__table__).where(Match.status.in_(("playing", "finished")))
     if game is not None:
         query = query.where(Match.game == game)
     if before is not None:
@@ -30,27 +30,27 @@ async def list_matches(
         )
     query = query.order_by(Match.id.desc()).limit(limit)
     async with db.connect() as conn:
-        matches = (await conn.execute(query)).scalars().all()
+        matches = (await conn.execute(query)).all()
         return await _summaries(conn, list(matches))
 
 
 async def match_summary(db: AsyncEngine, match_id: int) -> dict[str, Any] | None:
     async with db.connect() as conn:
-        match = (await conn.execute(select(Match).where(Match.id == match_id))).scalar_one_or_none()
+        match = (await conn.execute(select(Match.__table__).where(Match.id == match_id))).first()
         if match is None:
             return None
         return (await _summaries(conn, [match]))[0]
 
 
-async def _summaries(conn: AsyncConnection, matches: list[Match]) -> list[dict[str, Any]]:
+async def _summaries(conn: AsyncConnection, matches: list[Row[Any]]) -> list[dict[str, Any]]:
     if not matches:
         return []
     ids = [m.id for m in matches]
     seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
     rows = await conn.execute(
-        select(MatchSeat).where(MatchSeat.match_id.in_(ids)).order_by(MatchSeat.seat)
+        select(MatchSeat.__table__).where(MatchSeat.match_id.in_(ids)).order_by(MatchSeat.seat)
     )
-    for seat in rows.scalars():
+    for seat in rows:
         seats[seat.match_id].append(
             {
                 "seat": seat.seat,
@@ -73,7 +73,7 @@ async def _summaries(conn: AsyncConnection, matches: list[Match]) -> list[dict[s
     return [_summary(m, seats[m.id], counts.get(m.id, 0)) for m in matches]
 
 
-def _summary(match: Match, seats: list[dict[str, Any]], running_count: int) -> dict[str, Any]:
+def _summary(match: Row[Any], seats: list[dict[str, Any]], running_count: int) -> dict[str, Any]:
     finished = match.status == "finished"
     outcome = match.outcome if finished else None
     return {

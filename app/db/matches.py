@@ -89,7 +89,7 @@ async def start_match(
 
 async def load_match(db: AsyncEngine, match_id: int) -> MatchRecord | None:
     async with db.connect() as conn:
-        row = (await conn.execute(select(Match).where(Match.id == match_id))).scalar_one_or_none()
+        row = (await conn.execute(select(Match.__table__).where(Match.id == match_id))).first()
     if row is None:
         return None
     return MatchRecord(

@@ -92,7 +92,7 @@ async def list_open_rooms(db: AsyncEngine, limit: int = 100) -> list[RoomRecord]
 async def _load_rooms(conn: AsyncConnection, where: list[Any], limit: int = 1) -> list[RoomRecord]:
     rows = (
         await conn.execute(
-            select(Room, Player.name.label("host_name"))
+            select(Room.__table__, Player.name.label("host_name"))
             .join(Player, Player.id == Room.host_id)
             .where(*where)
             .order_by(Room.created_at.desc(), Room.id)
@@ -102,15 +102,15 @@ async def _load_rooms(conn: AsyncConnection, where: list[Any], limit: int = 1) -
     if not rows:
         return []
     records = {
-        row.Room.id: RoomRecord(
-            id=row.Room.id,
-            game=row.Room.game,
-            options=row.Room.options,
-            status=row.Room.status,
-            host=PlayerRecord(row.Room.host_id, row.host_name),
-            private=row.Room.private,
-            match_id=row.Room.match_id,
-            created_at=row.Room.created_at,
+        row.id: RoomRecord(
+            id=row.id,
+            game=row.game,
+            options=row.options,
+            status=row.status,
+            host=PlayerRecord(row.host_id, row.host_name),
+            private=row.private,
+            match_id=row.match_id,
+            created_at=row.created_at,
         )
         for row in rows
     }

@@ -1,0 +1,102 @@
+"""Real server processes for tests: ``python -m app`` on a free port, against a real database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+import httpx
+from sqlalchemy.engine import make_url
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def fresh_database(tmp_dir: Path) -> Iterator[str]:
+    """A new empty database: on the Postgres named by CARDROOM_TEST_DATABASE_URL, else SQLite."""
+    admin_url = os.environ.get("CARDROOM_TEST_DATABASE_URL")
+    if not admin_url:
+        yield f"sqlite+aiosqlite:///{tmp_dir / f'cardroom-{uuid.uuid4().hex[:8]}.db'}"
+        return
+    url = make_url(admin_url).set(drivername="postgresql")
+    name = f"cardroom_test_{uuid.uuid4().hex[:10]}"
+    dsn = url.render_as_string(hide_password=False)
+    _admin(dsn, f'CREATE DATABASE "{name}"')
+    try:
+        yield url.set(drivername="postgresql+asyncpg", database=name).render_as_string(
+            hide_password=False
+        )
+    finally:
+        _admin(dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _admin(dsn: str, statement: str) -> None:
+    async def run() -> None:
+        connection = await asyncpg.connect(dsn)
+        try:
+            await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    asyncio.run(run())
+
+
+@dataclass
+class ServerProcess:
+    database_url: str
+    port: int
+    env: dict[str, str]
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> None:
+        env = {**os.environ, **self.env}
+        env.update(CARDROOM_DATABASE_URL=self.database_url, CARDROOM_PORT=str(self.port))
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=log
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
