@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 from tests.server import ServerProcess, free_port, fresh_database
+
+IN_CI = os.environ.get("CI") == "true"
 
 
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if IN_CI and not os.environ.get("CARDROOM_TEST_DATABASE_URL"):
+        pytest.fail("CI must run against Postgres: set CARDROOM_TEST_DATABASE_URL")
     with fresh_database(tmp_path_factory.mktemp("db")) as url:
         yield url
 
@@ -37,3 +43,15 @@ def server(database_url: str, server_log_dir: Path) -> Iterator[ServerProcess]:
 @pytest.fixture(scope="session")
 def live_server(server: ServerProcess) -> str:
     return server.url
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("CARDROOM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError:
+        if IN_CI:
+            pytest.fail(f"CI needs Redis at {url}")
+        pytest.skip(f"no Redis at {url}")
+    return url

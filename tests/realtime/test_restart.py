@@ -1,0 +1,77 @@
+"""Nothing lives only in memory: a killed server comes back with every acknowledged move."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.clients import Guest
+from tests.server import ServerProcess, free_port, fresh_database
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with fresh_database(tmp_path) as url:
+        process = ServerProcess(
+            database_url=url,
+            port=free_port(),
+            env={
+                "CARDROOM_BOT_DELAY_MS": "150",
+                "CARDROOM_REDIS_URL": "",
+                "CARDROOM_SNAPSHOT_EVERY": "3",
+            },
+            log_path=tmp_path / "server.log",
+        )
+        process.start()
+        yield process
+        process.stop()
+
+
+def test_sigkill_keeps_acknowledged_moves_and_bots_resume(own_server: ServerProcess) -> None:
+    base = own_server.url
+    host, guest = Guest(base, "Host"), Guest(base, "Guest")
+    room_id = host.create_room("abstrac", 2, target=50)["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
+    bots_room = host.create_room("abstrac", 2, target=100)["id"]
+    for seat in (0, 1):
+        host.post(f"/api/rooms/{bots_room}/seats/{seat}/bot", {"level": "easy"}).raise_for_status()
+    host.post(f"/api/rooms/{room_id}/start").raise_for_status()
+    host.post(f"/api/rooms/{bots_room}/start").raise_for_status()
+
+    sockets = {0: host.socket(room_id), 1: guest.socket(room_id)}
+    state = sockets[0].expect("state", seq=0)
+    for _ in range(7):  # acknowledged moves: each answered by its new state
+        mover = sockets[state["to_act"][0]]
+        mover.act(mover.state_at(state["seq"])["legal"][0], seq=state["seq"])
+        state = mover.state_at(state["seq"] + 1)
+    acknowledged = state["seq"]
+
+    own_server.kill()
+    own_server.start()
+
+    again = host.socket(room_id)
+    again.expect("hello")
+    resumed = again.expect("state")
+    assert resumed["seq"] == acknowledged
+    assert resumed["view"] == sockets[0].state_at(acknowledged)["view"]
+    other = guest.socket(room_id)
+    sockets = {0: again, 1: other}
+    while not resumed["over"]:
+        mover = sockets[resumed["to_act"][0]]
+        mover.act(mover.state_at(resumed["seq"])["legal"][0], seq=resumed["seq"])
+        resumed = mover.state_at(resumed["seq"] + 1)
+    assert resumed["outcome"]["winners"]
+
+    watch = host.socket(bots_room)
+    watch.expect("hello")
+    while True:
+        bot_state = watch.expect("state", timeout=30)
+        if bot_state["over"]:
+            break
+    bot_match = httpx.get(f"{base}/api/matches/{bot_state['match_id']}").json()
+    assert bot_match["status"] == "finished"
+    assert bot_match["move_count"] == bot_state["seq"]

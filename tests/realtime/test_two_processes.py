@@ -1,0 +1,83 @@
+"""Two server processes behind one database and Redis serve one room together."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.clients import Guest, RoomSocket
+from tests.server import ServerProcess, free_port
+
+
+@pytest.fixture
+def pair(database_url: str, redis_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    processes = [
+        ServerProcess(
+            database_url=database_url,
+            port=free_port(),
+            env={"CARDROOM_BOT_DELAY_MS": "0", "CARDROOM_REDIS_URL": redis_url},
+            log_path=tmp_path / f"server-{n}.log",
+        )
+        for n in range(2)
+    ]
+    for process in processes:
+        process.start()
+    yield processes
+    for process in processes:
+        process.stop()
+
+
+def test_players_on_different_processes_play_a_whole_match(pair: list[ServerProcess]) -> None:
+    one, two = pair
+    host, guest = Guest(one.url, "Host"), Guest(two.url, "Guest")
+    watcher = Guest(two.url, "Watcher")
+    room_id = host.create_room("abstrac", 2, target=50)["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    a = host.socket(room_id)
+    a.expect("hello")
+    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()  # on the other process
+    seated = a.expect("room", timeout=5)
+    while seated["room"]["seats"][1]["player"] is None:
+        seated = a.expect("room", timeout=5)
+    b, spectator = guest.socket(room_id), watcher.socket(room_id)
+    host.post(f"/api/rooms/{room_id}/start").raise_for_status()
+    state = b.expect("state", seq=0)  # started on process one, seen on process two
+    sockets = {0: a, 1: b}
+    while not state["over"]:
+        mover = sockets[state["to_act"][0]]
+        mover.act(mover.state_at(state["seq"])["legal"][0], seq=state["seq"])
+        state = mover.state_at(state["seq"] + 1)
+    final = spectator.state_at(state["seq"])
+    assert final["over"] and final["outcome"] == state["outcome"]
+    assert a.state_at(state["seq"])["view"] == b.state_at(state["seq"])["view"]
+
+
+def test_conflicting_moves_on_two_processes_give_one_move_and_one_stale(
+    pair: list[ServerProcess],
+) -> None:
+    one, two = pair
+    host, other = Guest(one.url, "Host"), Guest(one.url, "Other")
+    room_id = host.create_room("abstrac", 2)["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    other.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
+    host.post(f"/api/rooms/{room_id}/start").raise_for_status()
+    match_id = host.http.get(f"/api/rooms/{room_id}").json()["match_id"]
+    probe = host.socket(room_id)
+    mover = host if probe.expect("state", seq=0)["to_act"] == [0] else other
+    sockets = [
+        RoomSocket(one.url, room_id, mover.token, {}),
+        RoomSocket(two.url, room_id, mover.token, {}),
+    ]
+    for sock in sockets:
+        sock.expect("state", seq=0)
+    for sock in sockets:
+        sock.act({"type": "order", "first": True}, seq=0, ref="race")
+    for sock in sockets:
+        sock.state_at(1)
+        late = sock.latest_state(0.5)
+        assert late is None or late["seq"] == 1
+    errors = [m["code"] for sock in sockets for m in sock.received if m["type"] == "error"]
+    assert errors == ["stale"]
+    assert host.http.get(f"/api/matches/{match_id}").json()["move_count"] == 1
