@@ -20,6 +20,7 @@ def determinize(state: State, seat: Seat | None, rng: random.Random) -> State:
     pool = list(new["stock"])
     for s in others:
         pool.extend(hands[s])
+    pool.sort()  # the sample must not depend on where the hidden cards really are
     rng.shuffle(pool)
     cut = len(new["stock"])
     new["stock"] = pool[:cut]

@@ -35,8 +35,8 @@ def determinize(state: State, seat: int | None, rng: random.Random) -> State:
     # (place, how many of its first cards are hidden): whole places, and stacks but their top.
     slots = [(place, len(place)) for place in hidden_places]
     slots += [(stack, len(stack) - 1) for stack in new["plus"] + new["minus"] if stack]
-    pool = [card for place, hidden in slots for card in place[:hidden]]
-    rng.shuffle(pool)
+    pool = sorted(card for place, hidden in slots for card in place[:hidden])
+    rng.shuffle(pool)  # sorted first: the sample must not depend on where the cards really are
     at = 0
     for place, hidden in slots:
         place[:hidden] = pool[at : at + hidden]

@@ -138,3 +138,18 @@ def test_views_do_not_carry_the_seed(engine: Engine) -> None:
     state = engine.setup(player_counts(engine)[0], 987654321987, None)
     for viewer in _viewers(engine, state):
         assert "987654321987" not in json.dumps(engine.view(state, viewer))
+
+
+def test_determinize_depends_only_on_what_the_seat_sees(engine: Engine) -> None:
+    """Two states a seat cannot tell apart give the same sample for the same random stream,
+    so a bot that plans on samples decides from its own information only."""
+    for seed in range(4):
+        players = player_counts(engine)[-1 - seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, 300 + seed)
+        for state in trace.states[:: max(1, len(trace.states) // 15)]:
+            for viewer in _viewers(engine, state):
+                twin = engine.determinize(state, viewer, random.Random(seed + 1000))
+                assert engine.view(twin, viewer) == engine.view(state, viewer)
+                first = engine.determinize(state, viewer, random.Random(seed))
+                second = engine.determinize(twin, viewer, random.Random(seed))
+                assert first == second
