@@ -1,0 +1,84 @@
+"""The ABspecken engine: the contract of ``games.base.Engine`` wired to this package."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.abspecken import actions as act
+from games.abspecken import determinize as det
+from games.abspecken import fallback, phases, rules, scoring
+from games.abspecken import view as view_mod
+from games.abspecken.meta import INFO
+from games.base import Action, Engine, GameInfo, Outcome, Seat, State, check_turn
+
+#: Actions whose content only the actor may see (the secret pick and decision).
+SECRET_ACTIONS = frozenset({act.PICK, act.DISCARD, act.CANNOT})
+
+
+class Abspecken(Engine):
+    info: GameInfo = INFO
+    version = "1"
+
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        return rules.setup(players, seed, self.check_options(options, players))
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        if seat not in rules.to_act(state):
+            return []
+        return act.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: Seat, action: Action) -> State:
+        move = act.from_wire(action)
+        check_turn(self, state, seat)
+        return rules.apply(state, seat, move)
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        return view_mod.view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != phases.OVER:
+            return None
+        totals = state["totals"]
+        return Outcome(
+            scores=tuple(-float(total) for total in totals),
+            winners=scoring.winners(totals),
+            rounds=tuple(state["rounds"]),
+            detail={
+                "penalties": list(totals),
+                "end_threshold": state["options"]["end_threshold"],
+                "rounds_played": len(state["rounds"]),
+            },
+        )
+
+    def is_over(self, state: State) -> bool:
+        return self.outcome(state) is not None
+
+    def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:
+        return det.determinize(state, seat, rng)
+
+    def redact_action(self, action: Action, actor: Seat, viewer: Seat | None) -> Action | None:
+        """Secret picks and decisions show only that a choice was made; a passed card's
+        value shows only to the two players it passes between."""
+        if viewer == actor or not isinstance(action, dict):
+            return action
+        kind = action.get("type")
+        if kind in SECRET_ACTIONS:
+            return {"type": "hidden"}
+        if kind == act.GIFT:
+            if viewer == action.get("to"):
+                return action
+            return {"type": act.GIFT, "to": action.get("to")}
+        if kind == act.GIVE:
+            if viewer == action.get("to"):
+                return action
+            return {"type": act.GIVE, "to": action.get("to")}
+        return action
+
+    def fallback_action(self, state: State, seat: Seat) -> Action:
+        check_turn(self, state, seat)
+        return fallback.fallback(state, seat)
