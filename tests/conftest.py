@@ -12,6 +12,7 @@ import redis
 from tests.server import ServerProcess, free_port, fresh_database
 
 IN_CI = os.environ.get("CI") == "true"
+FLOOD_RATE = 2000
 
 
 @pytest.fixture(scope="session")
@@ -32,7 +33,13 @@ def server(database_url: str, server_log_dir: Path) -> Iterator[ServerProcess]:
     process = ServerProcess(
         database_url=database_url,
         port=free_port(),
-        env={"CARDROOM_BOT_DELAY_MS": "0", "CARDROOM_REDIS_URL": ""},
+        env={
+            "CARDROOM_BOT_DELAY_MS": "0",
+            "CARDROOM_REDIS_URL": "",
+            # scripted clients move far faster than people; the flood test floods harder
+            "CARDROOM_MESSAGES_PER_SECOND": str(FLOOD_RATE),
+            "CARDROOM_MESSAGE_BURST": str(FLOOD_RATE // 20),
+        },
         log_path=server_log_dir / "server.log",
     )
     process.start()

@@ -32,12 +32,17 @@ CLOSE_NO_ROOM = 4404
 
 
 class RateLimit:
-    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+    """A token bucket: ``rate`` messages a second, bursts up to ``burst``.
+
+    A flooding client hears ``rate_limited`` at most once a second; the rest of
+    what it sends past the limit is dropped without an answer.
+    """
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
         self.tokens = float(burst)
         self.stamp = time.monotonic()
+        self.warned = -1.0
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -46,6 +51,13 @@ class RateLimit:
         if self.tokens < 1:
             return False
         self.tokens -= 1
+        return True
+
+    def should_warn(self) -> bool:
+        now = time.monotonic()
+        if now - self.warned < 1.0:
+            return False
+        self.warned = now
         return True
 
 
@@ -103,7 +115,8 @@ async def _serve(websocket: WebSocket, connection: Connection, services: Service
             await websocket.close(CLOSE_TOO_BIG)
             return
         if not limit.allow():
-            connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too many messages."))
+            if limit.should_warn():
+                connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too many messages."))
             continue
         await _handle(frame, connection, services)
 
