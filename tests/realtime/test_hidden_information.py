@@ -42,7 +42,8 @@ def play_recorded(base: str, game: str, seats: int, seed: int) -> tuple[dict, li
 
 
 @pytest.mark.parametrize("game", sorted(REGISTRY))
-def test_every_message_shows_only_what_its_viewer_may_see(live_server: str, game: str) -> None:
+def test_every_message_shows_only_what_its_viewer_may_see(server: ServerProcess, game: str) -> None:
+    live_server = server.url
     engine = REGISTRY[game]
     seats = max(engine.info.min_players, min(3, engine.info.max_players))
     replay, seat_logs, spectator_log = play_recorded(live_server, game, seats, seed=seats)
@@ -68,3 +69,5 @@ def test_every_message_shows_only_what_its_viewer_may_see(live_server: str, game
                 assert message["last"] == {"seat": move["seat"], "action": shown}
             checked += 1
         assert checked >= len(moves) // 2, f"viewer {viewer} saw too few states"
+    log = server.log_path.read_text()
+    assert seed_text not in log and '"hand' not in log  # logs carry no hidden state
