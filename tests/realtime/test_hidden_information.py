@@ -14,6 +14,7 @@ import pytest
 
 from games import REGISTRY
 from tests.clients import Guest
+from tests.server import ServerProcess
 
 SHORT_OPTIONS: dict[str, dict[str, Any]] = {"abstrac": {"target": 50}}
 
