@@ -1,0 +1,42 @@
+// names.js: how seats and players are named on screen (always inserted as text).
+
+export function seatLabel(index) {
+  return `Seat ${index + 1}`;
+}
+
+// A room seat {"seat","player":{"id","name"}|null,"bot":level|null} or a match seat
+// (which may carry "name"/"player_id" directly) -> the name to show.
+export function seatName(seat, index = seat && seat.seat) {
+  if (!seat) return seatLabel(index ?? 0);
+  if (seat.player && seat.player.name) return seat.player.name;
+  if (seat.name) return seat.name;
+  if (seat.bot) return `Bot (${seat.bot})`;
+  return seatLabel(index ?? 0);
+}
+
+export function seatPlayerId(seat) {
+  if (!seat) return null;
+  if (seat.player && seat.player.id !== undefined) return seat.player.id;
+  return seat.player_id ?? null;
+}
+
+// The room's host may come as an id or as {"id","name"}.
+export function hostId(room) {
+  const host = room && room.host;
+  if (host && typeof host === "object") return host.id ?? null;
+  return host ?? null;
+}
+
+// The host's name when the room carries it ({"id","name"}), else the seated host's name.
+export function hostName(room) {
+  const host = room && room.host;
+  if (host && typeof host === "object" && host.name) return host.name;
+  const seat = ((room && room.seats) || []).find((s) => s.player && s.player.id === hostId(room));
+  return seat ? seat.player.name : null;
+}
+
+export function spectatorCount(room) {
+  const value = room && room.spectators;
+  if (Array.isArray(value)) return value.length;
+  return Number(value) || 0;
+}

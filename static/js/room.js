@@ -1,0 +1,245 @@
+// room.js: the room page. Seats (take, leave, host adds/removes bots), host start and
+// rematch, the invite link, spectators, connection status and chat. The table itself is drawn
+// by the game's renderer through the client core (table.js).
+
+import { del, get, post } from "./api.js";
+import { el, fill, formatClock, say } from "./dom.js";
+import { gameTitle } from "./games.js";
+import { hostId, seatLabel, seatName, seatPlayerId, spectatorCount } from "./names.js";
+import { askForName, signedIn } from "./session.js";
+import { openRoom } from "./table.js";
+
+const BOT_LEVELS = ["easy", "normal", "hard"];
+const STATUS_TEXT = { waiting: "Waiting for players", playing: "Playing", finished: "Finished" };
+const CONNECTION_TEXT = {
+  connecting: () => "Connecting…",
+  open: () => "Connected",
+  waiting: (seconds) => `Reconnecting in ${seconds} s…`,
+  closed: (reason) => `Disconnected: ${reason}`,
+  idle: () => "Not connected: choose a name to join in",
+};
+
+const $ = (id) => document.getElementById(id);
+const page = $("room");
+const roomId = page.dataset.roomId;
+let me = null;
+let room = null;
+let core = null;
+let started = false; // a state has arrived, so the table is drawn
+
+// ---------------------------------------------------------------- REST actions
+async function roomCall(button, request) {
+  say($("room-error"), "");
+  if (button) button.disabled = true;
+  try {
+    const updated = await request();
+    if (updated && core) core.setRoom(updated);
+    else if (updated) renderRoom(updated);
+  } catch (error) {
+    say($("room-error"), error.message);
+    if (error.status === 401) askForName();
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+const base = `/api/rooms/${encodeURIComponent(roomId)}`;
+const takeSeat = (n) => post(`${base}/seats/${n}`);
+const leaveSeat = (n) => del(`${base}/seats/${n}`);
+const addBot = (n, level) => post(`${base}/seats/${n}/bot`, { level });
+const startMatch = () => post(`${base}/start`);
+const rematch = () => post(`${base}/rematch`);
+
+// ---------------------------------------------------------------- rendering
+function renderRoom(next) {
+  room = next;
+  page.dataset.status = room.status;
+  $("room-status").textContent = STATUS_TEXT[room.status] || room.status;
+  $("room-status").className = `badge badge-${room.status}`;
+  const watching = spectatorCount(room);
+  $("room-spectators").textContent = `${watching} watching`;
+  renderSeats();
+  renderActions();
+  if (!started) renderWaiting();
+}
+
+function isHost() {
+  return me !== null && hostId(room) === me.id;
+}
+
+function mySeatIndex() {
+  const mine = (room.seats || []).find((s) => me && seatPlayerId(s) === me.id);
+  return mine ? mine.seat : null;
+}
+
+function renderSeats() {
+  const host = isHost();
+  const mine = mySeatIndex();
+  const waiting = room.status === "waiting";
+  fill($("seat-list"), (room.seats || []).map((s, i) => {
+    const index = s.seat ?? i;
+    const playerId = seatPlayerId(s);
+    const empty = !s.player && !s.bot;
+    const badges = [];
+    if (playerId !== null && playerId === hostId(room)) badges.push(el("span", { class: "tag" }, "Host"));
+    if (mine === index) badges.push(el("span", { class: "tag tag-you" }, "You"));
+    if (s.bot) badges.push(el("span", { class: "tag tag-bot" }, `Bot · ${s.bot}`));
+    if (s.player && s.connected === false) badges.push(el("span", { class: "tag tag-away" }, "Away"));
+
+    const actions = [];
+    if (waiting && empty && mine === null && me) {
+      actions.push(el("button", {
+        type: "button", class: "btn btn-primary btn-small",
+        onclick: (e) => roomCall(e.currentTarget, () => takeSeat(index)),
+      }, "Take seat"));
+    }
+    if (waiting && empty && host) {
+      const select = el("select", { class: "select-small", "aria-label": `Bot level for ${seatLabel(index)}` },
+        BOT_LEVELS.map((level) => el("option", { value: level, selected: level === "normal" }, level)));
+      actions.push(el("span", { class: "bot-add" }, select, el("button", {
+        type: "button", class: "btn btn-small",
+        onclick: (e) => roomCall(e.currentTarget, () => addBot(index, select.value)),
+      }, "Add bot")));
+    }
+    if (waiting && mine === index) {
+      actions.push(el("button", {
+        type: "button", class: "btn btn-small",
+        onclick: (e) => roomCall(e.currentTarget, () => leaveSeat(index)),
+      }, "Leave seat"));
+    }
+    if (waiting && s.bot && host) {
+      actions.push(el("button", {
+        type: "button", class: "btn btn-small",
+        onclick: (e) => roomCall(e.currentTarget, () => leaveSeat(index)),
+      }, "Remove bot"));
+    }
+    const connected = s.bot || (s.player && s.connected !== false);
+    return el("li", { class: "seat" + (empty ? " seat-empty" : "") + (mine === index ? " seat-mine" : ""), dataset: { seat: index } },
+      el("span", { class: "seat-num" }, seatLabel(index)),
+      el("span", { class: "seat-who" },
+        s.player ? el("span", { class: "presence" + (connected ? " presence-on" : ""), "aria-hidden": "true" }) : null,
+        el("span", { class: "seat-name" }, empty ? "Empty" : seatName(s, index)),
+        badges),
+      actions.length ? el("span", { class: "seat-actions" }, actions) : null);
+  }));
+}
+
+function renderActions() {
+  const box = $("room-actions");
+  const seats = room.seats || [];
+  const filled = seats.filter((s) => s.player || s.bot).length;
+  const items = [];
+  if (room.status === "waiting") {
+    if (isHost()) {
+      const ready = filled === seats.length;
+      items.push(el("button", {
+        type: "button", class: "btn btn-primary", id: "start-button", disabled: !ready,
+        onclick: (e) => roomCall(e.currentTarget, startMatch),
+      }, "Start match"));
+      items.push(el("p", { class: "hint" }, ready
+        ? "Everyone is seated. Start when you are ready."
+        : `Fill every seat (${filled} of ${seats.length} taken) with players or bots to start.`));
+    } else {
+      items.push(el("p", { class: "hint" }, `${filled} of ${seats.length} seats taken. The host starts the match.`));
+    }
+  } else if (room.status === "finished") {
+    const mine = mySeatIndex();
+    if (isHost() || mine !== null) {
+      items.push(el("button", {
+        type: "button", class: "btn btn-primary", id: "rematch-button",
+        onclick: (e) => roomCall(e.currentTarget, rematch),
+      }, "Rematch"));
+    }
+    if (room.match_id !== null && room.match_id !== undefined) {
+      items.push(el("a", { class: "btn btn-quiet", href: `/matches/${encodeURIComponent(room.match_id)}` }, "Match details"));
+    }
+  }
+  if (!me) {
+    items.push(el("p", { class: "hint" }, "Choose a name at the top of the page to take a seat, chat or watch."));
+  }
+  fill(box, items);
+}
+
+function renderWaiting() {
+  const seats = room.seats || [];
+  const filled = seats.filter((s) => s.player || s.bot).length;
+  $("table-empty").textContent = room.status === "waiting"
+    ? `Waiting for players: ${filled} of ${seats.length} seats taken. The table appears when the host starts the match.`
+    : me ? "Loading the table…" : "Choose a name at the top of the page to watch this match.";
+}
+
+function addChat(msg) {
+  const log = $("chat-log");
+  const mine = me && msg.from && msg.from.id === me.id;
+  log.append(el("li", { class: "chat-line" + (mine ? " chat-mine" : "") },
+    el("time", { class: "chat-time", datetime: msg.at || "" }, formatClock(msg.at)),
+    el("span", { class: "chat-from" }, (msg.from && msg.from.name) || "someone"),
+    el("span", { class: "chat-text" }, msg.text)));
+  while (log.children.length > 200) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function showConnection(state, detail) {
+  const box = $("conn");
+  box.dataset.state = state;
+  $("conn-text").textContent = (CONNECTION_TEXT[state] || (() => state))(detail);
+}
+
+// ---------------------------------------------------------------- chat + invite
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("chat-input");
+  const text = input.value.trim();
+  const error = $("chat-error");
+  if (!me) { say(error, "Choose a name first."); askForName(); return; }
+  if (!text) { say(error, "Type a message first."); return; }
+  if (text.length > 500) { say(error, "A message can be at most 500 characters."); return; }
+  if (!core || !core.sendChat(text)) { say(error, "Not connected; the message was not sent."); return; }
+  say(error, "");
+  input.value = "";
+});
+
+$("invite-link").value = `${window.location.origin}/rooms/${encodeURIComponent(roomId)}`;
+$("invite-copy").addEventListener("click", async () => {
+  const input = $("invite-link");
+  const note = $("invite-note");
+  try {
+    await navigator.clipboard.writeText(window.location.href.split("#")[0]);
+    note.textContent = "Link copied. Send it to a friend.";
+  } catch {
+    input.focus();
+    input.select();
+    note.textContent = document.execCommand && document.execCommand("copy")
+      ? "Link copied. Send it to a friend."
+      : "Select the link above and copy it.";
+  }
+});
+
+// ---------------------------------------------------------------- start
+async function main() {
+  try {
+    renderRoom(await get(base));
+  } catch (error) {
+    say($("room-error"), error.status === 404 ? "This room does not exist (or has been closed)." : error.message);
+    showConnection("closed", "no room");
+    return;
+  }
+  $("room-title").textContent = await gameTitle(room.game);
+  document.title = `${$("room-title").textContent} · cardroom`;
+  showConnection("idle");
+  me = await signedIn();
+  renderRoom(room);
+  core = openRoom(roomId, {
+    root: $("table"),
+    message: $("table-message"),
+    onRoom: renderRoom,
+    onState() {
+      started = true;
+      $("table-empty").hidden = true;
+    },
+    onChat: addChat,
+    onStatus: showConnection,
+  });
+}
+
+main();

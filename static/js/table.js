@@ -1,0 +1,187 @@
+/*
+ * table.js: the client core of a room page. It owns the WebSocket to /ws/rooms/{id} (same
+ * origin; ws: or wss: by the page's protocol, reconnecting with backoff and pinging every 20 s,
+ * see socket.js), resyncs on every `hello` (sent again after each reconnect, followed by `room`
+ * and the latest `state`), dispatches `room`, `state`, `error` and `chat` messages, and
+ * dynamically imports the game's renderer /static/games/<game>.js, handing it each `state`.
+ *
+ * Renderer interface (one ES module per game, static/games/<game>.js):
+ *
+ *   export function mount(root, ctx) -> { update(stateMsg), destroy() }
+ *
+ *   root   an empty element the renderer owns and draws the table into.
+ *   ctx = {
+ *     seat:  int | null    the viewer's seat; null = spectator (same table, no controls).
+ *     names: [string]      the display name of each seat (kept up to date in place).
+ *                          Put names into the DOM with textContent only, never innerHTML.
+ *     act(action)          sends {"type":"action","action":action,"seq":<seq of the latest
+ *                          state>,"ref":<n>}. Returns a Promise that resolves with the next
+ *                          state message, or rejects with an Error whose message is the
+ *                          server's sentence when that action is refused (the core shows it
+ *                          with explain() too).
+ *     explain(text)        shows a sentence near the table, e.g. why a click is not allowed;
+ *                          explain("") clears it.
+ *   }
+ *   update(stateMsg)       called with every `state` message, whole:
+ *                          {"type":"state","match_id","seq","view","to_act","legal","last",
+ *                           "over","outcome"}. Each view replaces the previous one (no diffs).
+ *                          `legal` is the viewer's own legal actions (empty for spectators).
+ *   destroy()              remove listeners and timers; the core then empties root. Called
+ *                          before a new match (rematch) or a seat change remounts the table.
+ *
+ * The match page reuses renderers for its replay stepper with a spectator ctx whose act() is
+ * a no-op and state messages built from GET /api/matches/{id}/replay/{seq}.
+ */
+
+import { fill, el } from "./dom.js";
+import { seatName, seatPlayerId } from "./names.js";
+import { ReconnectingSocket, socketUrl } from "./socket.js";
+
+const renderers = new Map();
+
+// The renderer module of a game (cached); rejects when the game has no renderer.
+export function loadRenderer(game) {
+  if (!renderers.has(game)) {
+    const url = `/static/games/${encodeURIComponent(game)}.js`;
+    renderers.set(game, import(url).catch((error) => {
+      renderers.delete(game);
+      throw error;
+    }));
+  }
+  return renderers.get(game);
+}
+
+// Shows a sentence in `node` for a while (aria-live there announces it).
+export function explainer(node, lifetimeMs = 10_000) {
+  let timer = null;
+  return (text) => {
+    clearTimeout(timer);
+    node.textContent = text || "";
+    node.hidden = !text;
+    if (text) timer = setTimeout(() => { node.hidden = true; node.textContent = ""; }, lifetimeMs);
+  };
+}
+
+/**
+ * Connect to a room. `root` receives the table, `message` the explanations.
+ * Callbacks: onHello(you, room), onRoom(room, seat), onChat(msg), onStatus(state, detail),
+ * onState(stateMsg). Returns { sendChat(text) -> bool, setRoom(room), close() }.
+ */
+export function openRoom(roomId, { root, message, onHello, onRoom, onChat, onStatus, onState }) {
+  const explain = explainer(message);
+  const names = [];
+  const pending = new Map(); // ref -> { seq, resolve, reject }
+  let room = null;
+  let you = { player_id: null, seat: null };
+  let seat = null;
+  let latest = null;
+  let table = null; // { instance, matchId, seat }
+  let nextRef = 1;
+  const baseTitle = document.title;
+
+  const ctx = () => ({ seat, names, act, explain });
+
+  function act(action) {
+    if (!latest) return Promise.reject(new Error("The match has not started yet."));
+    const ref = nextRef++;
+    const seq = latest.seq;
+    if (!socket.send({ type: "action", action, seq, ref })) {
+      const error = new Error("Not connected to the server; your move was not sent. Reconnecting…");
+      explain(error.message);
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => pending.set(ref, { seq, resolve, reject }));
+  }
+
+  function mySeat(currentRoom) {
+    const mine = (currentRoom.seats || []).find(
+      (s) => you.player_id !== null && seatPlayerId(s) === you.player_id);
+    return mine ? mine.seat : null;
+  }
+
+  function setRoom(next) {
+    if (!next) return;
+    room = next;
+    (room.seats || []).forEach((s, i) => { names[s.seat ?? i] = seatName(s, s.seat ?? i); });
+    names.length = (room.seats || []).length;
+    const previous = seat;
+    seat = mySeat(room);
+    if (table && previous !== seat && latest) showState(latest);
+    if (onRoom) onRoom(room, seat);
+  }
+
+  function unmount() {
+    if (!table) return;
+    try { table.instance.destroy(); } catch (error) { console.error(error); }
+    table = null;
+    root.replaceChildren();
+  }
+
+  async function showState(msg) {
+    latest = msg;
+    for (const [ref, waiting] of pending) {
+      if (msg.seq > waiting.seq) { pending.delete(ref); waiting.resolve(msg); }
+    }
+    document.title = (msg.legal && msg.legal.length && seat !== null ? "● Your turn · " : "") + baseTitle;
+    if (onState) onState(msg);
+    let module;
+    try {
+      module = await loadRenderer(room.game);
+    } catch (error) {
+      console.error(error);
+      fill(root, el("p", { class: "table-empty" }, `This game (${room.game}) has no table view yet.`));
+      return;
+    }
+    if (latest !== msg) return; // a newer state arrived while the renderer loaded
+    if (!table || table.matchId !== msg.match_id || table.seat !== seat) {
+      unmount();
+      root.replaceChildren();
+      table = { instance: module.mount(root, ctx()), matchId: msg.match_id, seat };
+    }
+    table.instance.update(msg);
+  }
+
+  function onError(msg) {
+    const waiting = msg.ref !== undefined && msg.ref !== null ? pending.get(msg.ref) : null;
+    const text = msg.message || "The server refused that.";
+    if (waiting) {
+      pending.delete(msg.ref);
+      waiting.reject(Object.assign(new Error(text), { code: msg.code }));
+    }
+    explain(text);
+  }
+
+  const handlers = {
+    hello(msg) {
+      you = msg.you || you;
+      setRoom(msg.room);
+      if (onHello) onHello(you, room);
+    },
+    room(msg) { setRoom(msg.room); },
+    state(msg) { if (room) showState(msg); },
+    error: onError,
+    chat(msg) { if (onChat) onChat(msg); },
+    pong() {},
+  };
+
+  const socket = new ReconnectingSocket(socketUrl(`/ws/rooms/${encodeURIComponent(roomId)}`), {
+    onMessage(msg) {
+      const handler = handlers[msg && msg.type];
+      if (handler) handler(msg);
+      else console.warn("Unknown message", msg);
+    },
+    onStatus(state, detail) {
+      if (state !== "open") {
+        for (const [, waiting] of pending) waiting.reject(new Error("The connection was lost."));
+        pending.clear();
+      }
+      if (onStatus) onStatus(state, detail);
+    },
+  });
+
+  return {
+    sendChat(text) { return socket.send({ type: "chat", text }); },
+    setRoom,
+    close() { socket.close(); unmount(); },
+  };
+}

@@ -1,0 +1,280 @@
+"""A whole Abstrac match played by clicking in real browsers, watched by a spectator."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import Callable
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+MATCH_DEADLINE_S = 180
+OUTCOME = "[data-testid=outcome]"
+
+
+def unique(name: str) -> str:
+    return f"{name} {uuid.uuid4().hex[:4]}"
+
+
+def sign_in(page: Page, name: str) -> None:
+    """Choose a name in the header form (the server sets the session cookie)."""
+    expect(page.locator("#name-form")).to_be_visible()
+    page.fill("#name-input", name)
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#session-link")).to_have_text(name)
+    expect(page.locator("#name-form")).to_be_hidden()
+
+
+def visitor(new_page: Callable[..., Page], name: str, path: str = "/", **kwargs: object) -> Page:
+    page = new_page(**kwargs)
+    page.goto(path)
+    sign_in(page, name)
+    return page
+
+
+def create_abstrac_room(page: Page, target: int) -> str:
+    """Create a room from the lobby form; returns the room's URL."""
+    page.goto("/")
+    page.select_option("#game-select", "abstrac")
+    expect(page.locator("#seats-input")).to_have_value("2")
+    page.fill("#opt-target", str(target))
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/rooms/[^/]+$"))
+    expect(page.locator("#room-title")).to_have_text("Abstrac")
+    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+    return page.url
+
+
+def take_seat(page: Page, seat: int) -> None:
+    page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
+    expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
+
+
+def outcome_shown(page: Page) -> bool:
+    return page.locator(OUTCOME).is_visible()
+
+
+def assert_no_controls(page: Page) -> None:
+    assert page.locator(".abstrac button").count() == 0, "a spectator must not get controls"
+
+
+def play_one_move(page: Page, *, keyboard: bool) -> bool:
+    """Make this player's move if it is their turn: go first, or take from the exposed end."""
+    go_first = page.locator(".ab-controls button[data-focus=first]")
+    exposed = page.locator(".ab-row button.card-exposed")
+    take_one = page.locator(".ab-controls button[data-take='1']")
+    try:
+        if go_first.count():
+            go_first.click(timeout=2000)
+        elif keyboard and take_one.count():
+            take_one.focus(timeout=2000)
+            page.keyboard.press("Enter")
+        elif exposed.count():
+            exposed.click(timeout=2000)
+        else:
+            return False
+    except PlaywrightError:
+        return False  # the table changed under the pointer; look again
+    return True
+
+
+def check_take_preview(page: Page) -> None:
+    """Hovering the 3rd card from the exposed end highlights the 3 cards a click would take."""
+    third = page.locator(".ab-row button[data-focus='card-3']")
+    expect(third).to_be_visible()
+    third.hover(position={"x": 6, "y": 20})
+    expect(page.locator(".ab-row .card.will-take")).to_have_count(3)
+    page.mouse.move(0, 0)
+    expect(page.locator(".ab-row .card.will-take")).to_have_count(0)
+
+
+def final_scores(page: Page) -> dict[str, int]:
+    """The scores in the outcome banner, by name."""
+    finals = page.locator(".ab-outcome .ab-final")
+    expect(finals).to_have_count(2)
+    return {
+        finals.nth(i).locator(".ab-final-name").inner_text(): int(
+            finals.nth(i).locator(".ab-final-score").inner_text()
+        )
+        for i in range(2)
+    }
+
+
+def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
+    alice_name, bob_name, carol_name = unique("Alice"), unique("Bob"), unique("Carol")
+
+    alice = visitor(new_page, alice_name, permissions=["clipboard-read", "clipboard-write"])
+    invite = create_abstrac_room(alice, target=50)
+    take_seat(alice, 0)
+    expect(alice.locator("#invite-link")).to_have_value(invite)
+    alice.click("#invite-copy")
+    expect(alice.locator("#invite-note")).to_have_text(re.compile("copied"))
+    assert alice.evaluate("navigator.clipboard.readText()") == invite
+
+    bob = visitor(new_page, bob_name, invite, width=375, height=800)
+    take_seat(bob, 1)
+    expect(bob.locator("#start-button")).to_have_count(0)  # only the host starts
+    start = alice.locator("#start-button")
+    expect(start).to_be_enabled()
+    start.click()
+
+    carol = visitor(new_page, carol_name, invite)
+    expect(carol.locator(".abstrac")).to_be_visible()
+    expect(carol.locator(".ab-status")).to_have_text(re.compile(r"chooses|to play"))
+    expect(carol.locator("#seat-list")).to_contain_text(alice_name)
+    expect(alice.locator("#room-spectators")).to_have_text("1 watching")
+    assert_no_controls(carol)
+
+    # The non-dealer is asked to choose the order; the dealer waits for them.
+    expect(alice.locator(".ab-status")).to_have_text(re.compile(r"Your choice|Waiting for"))
+
+    previewed = False
+    moves = 0
+    deadline = time.monotonic() + MATCH_DEADLINE_S
+    while not (outcome_shown(alice) and outcome_shown(bob)):
+        assert time.monotonic() < deadline, "the match did not finish in time"
+        acted = False
+        if not previewed and alice.locator(".ab-row button[data-focus='card-3']").count():
+            check_take_preview(alice)
+            previewed = True
+        for page, keyboard in ((alice, False), (bob, True)):
+            if play_one_move(page, keyboard=keyboard):
+                acted = True
+                moves += 1
+        if moves % 10 == 0:
+            assert_no_controls(carol)
+        if not acted:
+            alice.wait_for_timeout(30)
+
+    assert previewed
+    for page in (alice, bob, carol):
+        expect(page.locator(OUTCOME)).to_be_visible()
+        expect(page.locator(".ab-status")).to_have_text("The match is over.")
+    assert_no_controls(carol)
+    scores = final_scores(alice)
+    assert set(scores) == {alice_name, bob_name}
+    assert final_scores(bob) == scores == final_scores(carol)
+    assert max(scores.values()) >= 50
+    expect(alice.locator("#room-status")).to_have_text("Finished")
+    expect(alice.locator("#rematch-button")).to_be_visible()
+
+    # The finished match is in the history; its page shows the same final scores.
+    alice.click("header >> text=History")
+    item = alice.locator(".match-item", has_text=alice_name).filter(has_text=bob_name)
+    expect(item).to_have_count(1)
+    item.locator("a.match-link").click()
+    alice.wait_for_url(re.compile(r"/matches/\d+$"))
+    rows = alice.locator("#score-table tbody tr")
+    expect(rows).to_have_count(2)
+    for name, score in scores.items():
+        expect(rows.filter(has_text=name).locator("td.num")).to_have_text(str(score))
+    expect(alice.locator("#rounds-table tbody tr").first).to_be_visible()
+    expect(alice.locator("#replay-pos")).to_have_text(re.compile(r"Move (\d+) of \1"))
+    expect(alice.locator("#replay-table .ab-outcome")).to_be_visible()
+    alice.click("#replay-controls [data-step=first]")
+    expect(alice.locator("#replay-pos")).to_have_text(re.compile(r"Move 0 of \d+"))
+    expect(alice.locator("#replay-table .ab-row .card")).to_have_count(24)
+
+
+def test_names_and_chat_are_shown_as_text(new_page: Callable[..., Page]) -> None:
+    name = "<img src=x onerror=alert(1)>"
+    message = "<b>hi</b> <img src=y onerror=alert(2)> & bye"
+    page = visitor(new_page, name)
+    expect(page.locator("#session-link")).to_have_text(name)
+    assert page.locator("header img").count() == 0
+
+    create_abstrac_room(page, target=50)
+    take_seat(page, 0)
+    expect(page.locator(".seat[data-seat='0'] .seat-name")).to_have_text(name)
+
+    page.fill("#chat-input", message)
+    page.press("#chat-input", "Enter")
+    line = page.locator("#chat-log .chat-line").last
+    expect(line.locator(".chat-from")).to_have_text(name)
+    expect(line.locator(".chat-text")).to_have_text(message)
+    expect(page.locator("#chat-input")).to_have_value("")
+    assert page.locator("main img, main b").count() == 0
+
+
+def test_chat_reaches_the_other_players(new_page: Callable[..., Page]) -> None:
+    host = visitor(new_page, unique("Host"))
+    invite = create_abstrac_room(host, target=50)
+    guest = visitor(new_page, unique("Guest"), invite)
+    expect(guest.locator("#conn")).to_have_attribute("data-state", "open")
+    guest.fill("#chat-input", "hello there")
+    guest.click("#chat-form button[type=submit]")
+    expect(host.locator("#chat-log .chat-text").last).to_have_text("hello there")
+    expect(guest.locator("#chat-log .chat-text").last).to_have_text("hello there")
+
+
+def test_a_refused_move_is_explained_and_bots_fill_seats(new_page: Callable[..., Page]) -> None:
+    page = new_page()
+
+    def tamper(ws: WebSocketRoute) -> None:
+        """Forward everything, but turn the page's "take" actions into taking 7 cards."""
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "action" and data["action"].get("type") == "take":
+                data["action"]["count"] = 7
+            server.send(json.dumps(data))
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/rooms/"), tamper)
+    page.goto("/")
+    sign_in(page, unique("Dana"))
+    create_abstrac_room(page, target=50)
+    take_seat(page, 0)
+
+    seat = page.locator(".seat[data-seat='1']")
+    seat.get_by_label("Bot level for Seat 2").select_option("hard")
+    seat.get_by_role("button", name="Add bot").click()
+    expect(seat.locator(".tag-bot")).to_have_text("Bot · hard")
+    seat.get_by_role("button", name="Remove bot").click()
+    expect(seat.locator(".seat-name")).to_have_text("Empty")
+    expect(page.locator("#start-button")).to_be_disabled()
+    seat.get_by_role("button", name="Add bot").click()
+    page.click("#start-button")
+
+    exposed = page.locator(".ab-row button.card-exposed")
+    go_first = page.locator(".ab-controls button[data-focus=first]")
+    expect(exposed.or_(go_first)).to_be_visible()
+    if go_first.count():
+        go_first.click()
+    expect(exposed).to_be_visible()
+
+    # A click on a covered card is explained without asking the server.
+    page.locator(".ab-row .card").first.click(position={"x": 4, "y": 20})
+    expect(page.locator("#table-message")).to_contain_text("exposed")
+
+    exposed.click()
+    expect(page.locator("#table-message")).to_contain_text("7")
+    expect(exposed).to_be_visible()  # the controls are back: the move was refused, not lost
+    expect(page.locator(".ab-status")).to_have_text(re.compile("^Your turn"))
+
+
+def test_the_lobby_lists_open_rooms(new_page: Callable[..., Page]) -> None:
+    host_name = unique("Erin")
+    host = visitor(new_page, host_name)
+    invite = create_abstrac_room(host, target=60)
+    room_id = invite.rsplit("/", 1)[1]
+
+    guest = visitor(new_page, unique("Finn"), "/")
+    item = guest.locator("#room-list .room-item").filter(
+        has=guest.locator(f"a[href='/rooms/{room_id}']")
+    )
+    expect(item).to_contain_text(host_name)
+    expect(item).to_contain_text("0/2 seated")
+    link = item.get_by_role("link")
+    expect(link).to_have_text("Join")
+    link.click()
+    guest.wait_for_url(invite)
+    take_seat(guest, 1)
+    expect(host.locator(".seat[data-seat='1'] .seat-name")).to_have_text(
+        guest.locator("#session-link").inner_text()
+    )
