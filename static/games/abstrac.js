@@ -35,7 +35,7 @@ export function mount(root, ctx) {
   ui.outcome.dataset.testid = "outcome";
   ui.outcome.hidden = true;
   ui.status.setAttribute("aria-live", "polite");
-  const table = el("div", { class: "abstrac" },
+  const table = el("div", { class: "felt abstrac" },
     ui.board, ui.outcome, ui.status, ui.last, ui.top,
     el("section", { class: "ab-row-area", "aria-label": "The row" }, ui.rowHead, ui.row, ui.controls),
     ui.bottom, ui.deals);

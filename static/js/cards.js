@@ -1,5 +1,6 @@
-// cards.js: playing cards drawn in CSS. A card is a string, rank then suit: "AS", "10H", "9C".
-// cardEl() builds the face (corner index + big pip), red for hearts/diamonds, black otherwise.
+// cards.js: playing cards drawn in CSS. A card is a string, rank then suit: "AS", "10H", "9C";
+// jokers are "XR" (red) and "XB" (black). cardEl() builds the face (corner index + big pip),
+// red for hearts/diamonds and the red joker, black otherwise.
 
 import { el } from "./dom.js";
 
@@ -8,6 +9,10 @@ export const SUITS = {
   H: { symbol: "♥", name: "hearts", red: true },
   D: { symbol: "♦", name: "diamonds", red: true },
   C: { symbol: "♣", name: "clubs", red: false },
+};
+const JOKERS = {
+  R: { symbol: "★", name: "red joker", red: true },
+  B: { symbol: "★", name: "black joker", red: false },
 };
 const RANK_NAMES = {
   A: "ace", K: "king", Q: "queen", J: "jack",
@@ -18,22 +23,33 @@ export function parseCard(card) {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
 
-// "10♥"
-export function cardText(card) {
-  const { rank, suit } = parseCard(card);
-  return rank + (SUITS[suit] ? SUITS[suit].symbol : suit);
+export function isJoker(card) {
+  return card.length === 2 && card[0] === "X" && card[1] in JOKERS;
 }
 
-// "ten of hearts"
+// The face's symbol and colour: a suit's, or a joker's.
+function faceOf(card) {
+  if (isJoker(card)) return JOKERS[card[1]];
+  return SUITS[parseCard(card).suit] || { symbol: parseCard(card).suit, red: false };
+}
+
+// "10♥", "★" for a joker
+export function cardText(card) {
+  if (isJoker(card)) return "Joker";
+  return parseCard(card).rank + faceOf(card).symbol;
+}
+
+// "ten of hearts", "red joker"
 export function cardName(card) {
+  if (isJoker(card)) return JOKERS[card[1]].name;
   const { rank, suit } = parseCard(card);
   return `${RANK_NAMES[rank] || rank} of ${SUITS[suit] ? SUITS[suit].name : suit}`;
 }
 
 // A card face. `tag` "button" makes it clickable; extra props go to the element.
 export function cardEl(card, { tag = "span", class: extra = "", ...props } = {}) {
-  const { rank, suit } = parseCard(card);
-  const info = SUITS[suit] || { symbol: suit, red: false };
+  const info = faceOf(card);
+  const rank = isJoker(card) ? "JKR" : parseCard(card).rank;
   const node = el(tag, {
     class: `card ${info.red ? "card-red" : "card-black"} ${extra}`.trim(),
     dataset: { card },

@@ -5,7 +5,8 @@
  * and the latest `state`), dispatches `room`, `state`, `error` and `chat` messages, and
  * dynamically imports the game's renderer /static/games/<game>.js, handing it each `state`.
  *
- * Renderer interface (one ES module per game, static/games/<game>.js):
+ * Renderer interface (one ES module per game, static/games/<game>.js, and its own stylesheet
+ * static/games/<game>.css, linked when the renderer is first loaded):
  *
  *   export function mount(root, ctx) -> { update(stateMsg), destroy() }
  *
@@ -39,10 +40,19 @@ import { ReconnectingSocket, socketUrl } from "./socket.js";
 
 const renderers = new Map();
 
-// The renderer module of a game (cached); rejects when the game has no renderer.
+// The renderer module of a game (cached), with its stylesheet /static/games/<game>.css;
+// rejects when the game has no renderer.
 export function loadRenderer(game) {
   if (!renderers.has(game)) {
-    const url = `/static/games/${encodeURIComponent(game)}.js`;
+    const id = encodeURIComponent(game);
+    if (!document.querySelector(`link[data-game-css="${id}"]`)) {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = `/static/games/${id}.css`;
+      link.dataset.gameCss = id;
+      document.head.append(link);
+    }
+    const url = `/static/games/${id}.js`;
     renderers.set(game, import(url).catch((error) => {
       renderers.delete(game);
       throw error;
