@@ -178,6 +178,13 @@ class Engine:
     def players(self, state: State) -> int:
         return int(state["players"])
 
+    def reveal(self, state: State) -> dict[str, Any]:
+        """A view in ``view``'s shape with every card shown: for finished matches' replays.
+
+        Games with hidden information override it; for the others a spectator sees all.
+        """
+        return self.view(state, None)
+
     def redact_action(self, action: Action, actor: Seat, viewer: Seat | None) -> Action | None:
         """What ``viewer`` may learn of ``actor``'s last action; ``None`` hides it whole.
 

@@ -73,6 +73,8 @@ async def replay_at(match_id: int, seq: int, services: ServicesDep) -> dict[str,
         state = engine.apply(state, move.seat, move.action)
     return {
         "seq": seq,
-        "view": state,
+        "view": engine.reveal(state),
         "views": [engine.view(state, seat) for seat in range(record.players)],
+        "to_act": sorted(engine.to_act(state)),
+        "last": {"seat": moves[seq - 1].seat, "action": moves[seq - 1].action} if seq else None,
     }

@@ -28,6 +28,7 @@ router = APIRouter()
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+CLOSE_UNAUTHORIZED = 4401
 CLOSE_NO_ROOM = 4404
 
 
@@ -70,16 +71,19 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         return
     token = token_of(websocket, allow_query=True)
     player = await player_by_token(services.db, token) if token else None
-    if player is None:
-        await websocket.close(CLOSE_POLICY)
-        return
     manager = services.manager
     try:
         runtime = await manager.runtime(room_id)
     except RoomError:
-        await websocket.close(CLOSE_NO_ROOM)
-        return
+        runtime = None
+    # Accepted first, so that a browser can read why it is turned away and stop retrying.
     await websocket.accept()
+    if player is None:
+        await websocket.close(CLOSE_UNAUTHORIZED, "Choose a name first.")
+        return
+    if runtime is None:
+        await websocket.close(CLOSE_NO_ROOM, "No such room.")
+        return
     connection = Connection(websocket, player, room_id)
     services.hub.join(connection)
     try:

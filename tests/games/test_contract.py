@@ -153,3 +153,13 @@ def test_determinize_depends_only_on_what_the_seat_sees(engine: Engine) -> None:
                 first = engine.determinize(state, viewer, random.Random(seed))
                 second = engine.determinize(twin, viewer, random.Random(seed))
                 assert first == second
+
+
+def test_reveal_is_json_without_the_seed(engine: Engine) -> None:
+    """The replay's revealed view (what it shows is each game's own test) never holds the seed."""
+    trace = random_playout(engine, player_counts(engine)[-1], 987_654_321_987)
+    for state in trace.states[:: max(1, len(trace.states) // 10)]:
+        revealed = json.dumps(engine.reveal(state), sort_keys=True)
+        assert str(state["rng"]["seed"]) not in revealed
+        if engine.info.perfect_information:
+            assert engine.reveal(state) == engine.view(state, None)

@@ -69,7 +69,8 @@ def test_hello_room_state_and_a_whole_match_with_a_spectator(live_server: str) -
     replay = httpx.get(f"{live_server}/api/matches/{final['match_id']}/replay").json()
     assert len(replay["actions"]) == final["seq"]
     end = httpx.get(f"{live_server}/api/matches/{final['match_id']}/replay/{final['seq']}")
-    assert end.json()["views"][0] == final["view"]
+    assert end.json()["views"][0] == final["view"] == end.json()["view"]
+    assert "rng" not in end.text
 
     rematch = guest.post(f"/api/rooms/{room_id}/rematch").json()
     assert rematch["status"] == "playing" and rematch["match_id"] != final["match_id"]
@@ -150,12 +151,18 @@ def test_chat_reaches_everyone_as_plain_text(live_server: str) -> None:
 def test_upgrades_without_identity_or_from_a_foreign_origin_are_refused(live_server: str) -> None:
     host = Guest(live_server, "Host")
     room_id = host.create_room()["id"]
-    with pytest.raises(InvalidStatus):
-        RoomSocket(live_server, room_id, None, {})
-    with pytest.raises(InvalidStatus):
-        RoomSocket(live_server, room_id, "not-a-token", {})
-    with pytest.raises(InvalidStatus):
+    for token, room, code in (
+        (None, room_id, 4401),
+        ("not-a-token", room_id, 4401),
+        (host.token, "no-such-room", 4404),
+    ):
+        sock = RoomSocket(live_server, room, token, {})
+        with pytest.raises(ConnectionClosed) as closed:
+            sock.recv(5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == code
+    with pytest.raises(InvalidStatus) as refused:
         host.socket(room_id, Origin="http://evil.example")
+    assert refused.value.response.status_code == 403
     same = host.socket(room_id, Origin=live_server)
     assert same.expect("hello")["you"]["player_id"] == host.id
 
