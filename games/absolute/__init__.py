@@ -1,0 +1,80 @@
+"""ABSOLUTE (Nonymous Games, Tony Diaz): sets of three or more cards that add up to zero.
+
+Spec: shared/rules/absolute.md. Modules: cards (the deck), groups (valid sets), scoring,
+actions (wire forms and legal actions), rules (state machine), view, determinize.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.absolute import actions, determinize, rules, view
+from games.absolute.cards import NUMBER, RANK
+from games.base import (
+    Action,
+    Engine,
+    GameInfo,
+    Outcome,
+    Seat,
+    State,
+    check_turn,
+    expect_type,
+)
+
+META = GameInfo(
+    id="absolute",
+    title="ABSOLUTE",
+    min_players=2,
+    max_players=6,
+    summary=(
+        "Lay sets of three or more cards that add up to zero; zeros are wild. "
+        "Go out with three sets and an empty hand. Highest total after three rounds wins."
+    ),
+    options=rules.OPTIONS,
+    perfect_information=False,
+)
+
+
+class AbsoluteEngine(Engine):
+    info = META
+    version = "1"
+
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        return rules.setup(players, seed, self.check_options(options, players))
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        return actions.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: Seat, action: Action) -> State:
+        kind = expect_type(action)
+        check_turn(self, state, seat)
+        return rules.apply(state, seat, kind, action)
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.outcome(state)
+
+    def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:
+        return determinize.determinize(state, seat, rng)
+
+    def fallback_action(self, state: State, seat: Seat) -> Action:
+        """For a silent seat: draw from the deck, then hold, or shed the costliest card."""
+        if state["phase"] == "draw":
+            return self.legal_actions(state, seat)[0]
+        if actions.can_hold(state):
+            return {"type": "hold"}
+        hand = state["hands"][seat]
+        worst = max(hand, key=lambda card: (NUMBER[card], RANK[card]))
+        return {"type": "discard", "card": worst}
+
+
+ENGINE = AbsoluteEngine()
+
+__all__ = ["ENGINE", "META", "AbsoluteEngine"]

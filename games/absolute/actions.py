@@ -1,0 +1,279 @@
+"""Wire forms of the actions, their parsing, and the list of legal actions.
+
+Actions (all JSON objects with a ``type``):
+
+- ``{"type": "draw", "source": "deck" | "discard"}``
+- ``{"type": "swap", "set": 4, "give": ["-5C"], "take": ["-2S", "-3D"]}``: 1-2 hand cards
+  into set 4 (anyone's, not locked), 1-2 of its cards back to the hand.
+- ``{"type": "play", "groups": [["-1D", "-2D", "+3D"], ["+5C", "-8C", "+0C"]]}``: the atomic
+  play of spec 5.3. Each group becomes a set. Cards come from the hand or from the player's
+  own sets; an own set with any card in ``groups`` is taken apart, so all of its cards must be
+  placed. Own sets not mentioned stay as they are. Adding to set ``[a, b, c]`` is the group
+  ``[a, b, c, x, y]``; a new set is a group of hand cards only.
+- ``{"type": "discard", "card": "+7D"}`` (one card; repeat while more are owed)
+- ``{"type": "hold"}``
+
+``legal_actions`` lists every draw, discard, hold and swap, every new set laid from the hand
+and every addition of hand cards to one own set. Regroupings (plays that take own sets apart)
+are not listed but ``apply`` accepts them.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from typing import Any
+
+from games.absolute.cards import (
+    HAND_LIMIT,
+    MAX_SWAP,
+    MIN_SET_SIZE,
+    RANK,
+    VALUE,
+    ZEROS,
+    Card,
+    is_card,
+    zero_range,
+)
+from games.base import Action, MalformedAction, Seat, State
+
+DRAW_SOURCES = ("deck", "discard")
+
+# -- parsing -------------------------------------------------------------------------------
+
+
+def parse_card(value: Any, what: str) -> Card:
+    if not isinstance(value, str):
+        raise MalformedAction(f"{what} must be a card such as '+7S'")
+    if not is_card(value):
+        raise MalformedAction(f"{value!r} is not a card (cards look like '+7S', '-0C', '-10D')")
+    return value
+
+
+def parse_cards(value: Any, what: str, *, low: int, high: int) -> list[Card]:
+    if not isinstance(value, list) or not low <= len(value) <= high:
+        span = f"{low} to {high}" if high < 1_000 else f"at least {low}"
+        raise MalformedAction(f"{what!r} must be a list of {span} cards")
+    return [parse_card(item, what) for item in value]
+
+
+def parse_source(action: Action) -> str:
+    source = action.get("source")
+    if source not in DRAW_SOURCES:
+        raise MalformedAction("a draw needs 'source': 'deck' or 'discard'")
+    return str(source)
+
+
+def parse_swap(action: Action) -> tuple[int, list[Card], list[Card]]:
+    set_id = action.get("set")
+    if isinstance(set_id, bool) or not isinstance(set_id, int):
+        raise MalformedAction("a swap needs the number of the target set in 'set'")
+    give = parse_cards(action.get("give"), "give", low=1, high=MAX_SWAP)
+    take = parse_cards(action.get("take"), "take", low=1, high=MAX_SWAP)
+    return set_id, give, take
+
+
+def parse_play(action: Action) -> list[list[Card]]:
+    groups = action.get("groups")
+    if not isinstance(groups, list) or not groups:
+        raise MalformedAction("a play needs 'groups': a list of sets, each a list of cards")
+    return [parse_cards(group, "groups", low=1, high=10_000) for group in groups]
+
+
+def parse_discard(action: Action) -> Card:
+    return parse_card(action.get("card"), "'card'")
+
+
+# -- turn facts shared by legal_actions, apply and view --------------------------------------
+
+
+def can_draw_deck(state: State) -> bool:
+    """The deck has a card, or the discard pile can be reshuffled into one (spec 5.1)."""
+    return bool(state["deck"]) or len(state["discard"]) >= 2
+
+
+def can_hold(state: State) -> bool:
+    turn = state["turn"]
+    hand = state["hands"][turn["seat"]]
+    return state["phase"] == "play" and not turn["played"] and len(hand) <= HAND_LIMIT
+
+
+def discards_owed(state: State) -> int:
+    """How many more cards the player must discard before the turn can end."""
+    phase = state["phase"]
+    if phase not in ("play", "discard"):
+        return 0
+    turn = state["turn"]
+    over_limit = len(state["hands"][turn["seat"]]) - HAND_LIMIT
+    if phase == "discard":
+        return max(0, over_limit)
+    return max(1 if turn["played"] else 0, over_limit)
+
+
+def can_swap(state: State) -> bool:
+    turn = state["turn"]
+    return state["phase"] == "play" and not turn["swapped"] and not turn["played"]
+
+
+# -- legal actions ---------------------------------------------------------------------------
+
+
+def legal_actions(state: State, seat: Seat) -> list[Action]:
+    phase = state["phase"]
+    if phase == "over" or state["turn"]["seat"] != seat:
+        return []
+    if phase == "draw":
+        actions: list[Action] = []
+        if can_draw_deck(state):
+            actions.append({"type": "draw", "source": "deck"})
+        if state["discard"]:
+            actions.append({"type": "draw", "source": "discard"})
+        return actions
+    hand: list[Card] = state["hands"][seat]
+    discards: list[Action] = [{"type": "discard", "card": card} for card in hand]
+    if phase == "discard":
+        return discards
+    actions = [{"type": "hold"}] if can_hold(state) else []
+    actions += discards
+    if can_swap(state):
+        actions += swap_actions(state, seat)
+    if len(hand) >= 2:
+        actions += play_actions(state, seat)
+    return actions
+
+
+Side = tuple[tuple[Card, ...], int, Card | None]
+
+
+def _swap_sides(cards: tuple[Card, ...]) -> tuple[Side, ...]:
+    """Every 1- or 2-card part of ``cards``: (cards, sum of values, its zero card or None).
+
+    Parts holding two zeros are left out: no set may hold two zeros.
+    """
+    sides: list[Side] = []
+    for index, first in enumerate(cards):
+        first_zero = first if first in ZEROS else None
+        sides.append(((first,), VALUE[first], first_zero))
+        for second in cards[index + 1 :]:
+            if second in ZEROS:
+                if first_zero is not None:
+                    continue
+                sides.append(((first, second), VALUE[first] + VALUE[second], second))
+            else:
+                sides.append(((first, second), VALUE[first] + VALUE[second], first_zero))
+    return tuple(sides)
+
+
+Take = tuple[int, tuple[Card, ...], int]
+
+
+@lru_cache(maxsize=1024)
+def _takes(cards: tuple[Card, ...], zero_value: int | None) -> tuple[tuple[Take, ...], ...]:
+    """The 1- or 2-card parts a swap may take from a set, as (need, cards, fewest cards to
+    give), where need is what the zero-free cards given for them must add up to: (every
+    take, the takes for which a zero card may be given).
+
+    While the set's zero stays, its value is frozen, so the sums must match and no zero may
+    come in; when it goes, what comes in must stand for its value plus the rest taken.
+    Tuples only, so cached entries cost the garbage collector nothing.
+    """
+    every: list[Take] = []
+    zero_ok: list[Take] = []
+    for take, take_sum, take_zero in _swap_sides(cards):
+        least = MIN_SET_SIZE - (len(cards) - len(take))
+        need = take_sum if take_zero is None else take_sum + (zero_value or 0)
+        every.append((need, take, least))
+        if zero_value is None or take_zero is not None:
+            zero_ok.append((need, take, least))
+    return tuple(every), tuple(zero_ok)
+
+
+def swap_actions(state: State, seat: Seat) -> list[Action]:
+    """Every legal swap (spec 5.2), set by set in table order."""
+    by_sum: dict[int, list[tuple[Card, ...]]] = {}
+    with_zero: list[tuple[tuple[Card, ...], int, int, int]] = []
+    for cards, total, zero in _swap_sides(tuple(state["hands"][seat])):
+        if zero is None:
+            by_sum.setdefault(total, []).append(cards)
+        else:
+            # A given zero stands for need - total, which must lie in its range.
+            low, high = zero_range(zero)
+            with_zero.append((cards, total + low, total + high, len(cards)))
+    went_out = state["went_out"]
+    actions: list[Action] = []
+    for table_set in state["sets"]:
+        if went_out[table_set["owner"]]:
+            continue
+        set_id = table_set["id"]
+        every, zero_ok = _takes(tuple(table_set["cards"]), table_set["zero"])
+        actions += [
+            {"type": "swap", "set": set_id, "give": list(give), "take": list(take)}
+            for need, take, least in every
+            if need in by_sum
+            for give in by_sum[need]
+            if len(give) >= least
+        ]
+        if with_zero:
+            actions += [
+                {"type": "swap", "set": set_id, "give": list(give), "take": list(take)}
+                for need, take, least in zero_ok
+                for give, low, high, count in with_zero
+                if low <= need <= high and count >= least
+            ]
+    return actions
+
+
+@cache
+def _subsets(size: int) -> tuple[tuple[int, ...], ...]:
+    """For each bit mask below 2**size, the indices of its set bits."""
+    return tuple(
+        tuple(index for index in range(size) if mask >> index & 1) for mask in range(1 << size)
+    )
+
+
+def play_actions(state: State, seat: Seat) -> list[Action]:
+    """Every new set laid from the hand, then every addition of hand cards to one own set.
+
+    At least one card must stay in the hand (spec 5.3), so the whole hand is never played.
+    """
+    hand: list[Card] = state["hands"][seat]
+    size = len(hand)
+    sums = [0]
+    for card in hand:
+        value = VALUE[card]
+        sums += [total + value for total in sums]
+    zero_mask = 0
+    for index, card in enumerate(hand):
+        if card in ZEROS:
+            zero_mask |= 1 << index
+    full = (1 << size) - 1
+    # Zero-free parts adding up to 0 (they fit any set, new or old).
+    balanced = [mask for mask in range(3, full) if not sums[mask] and not mask & zero_mask]
+    # Parts with exactly one zero whose value is allowed for its sign (sets without a zero).
+    wild: list[int] = []
+    for index, card in enumerate(hand):
+        bit = 1 << index
+        if not zero_mask & bit:
+            continue
+        others = zero_mask ^ bit
+        low, high = zero_range(card)
+        wild += [
+            mask
+            for mask in range(bit, full)
+            if mask & bit and not mask & others and low <= -sums[mask] <= high
+        ]
+    subsets = _subsets(size)
+    actions: list[Action] = []
+    for mask in sorted(balanced + wild):
+        indices = subsets[mask]
+        if len(indices) >= MIN_SET_SIZE:
+            actions.append({"type": "play", "groups": [[hand[i] for i in indices]]})
+    for table_set in state["sets"]:
+        if table_set["owner"] != seat:
+            continue
+        cards = table_set["cards"]
+        masks = balanced if table_set["zero"] is not None else sorted(balanced + wild)
+        for mask in masks:
+            group = cards + [hand[i] for i in subsets[mask]]
+            group.sort(key=RANK.__getitem__)
+            actions.append({"type": "play", "groups": [group]})
+    return actions
