@@ -38,6 +38,7 @@ class Room(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    table: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seat_count: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16))
     host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
