@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import games, matches, players, rooms
+from app.api import games, matches, players, ratings, rooms
 from app.api.errors import install as install_error_handlers
 from app.realtime import endpoint
 from app.services import Services
@@ -30,8 +30,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="cardroom", lifespan=lifespan)
     install_error_handlers(app)
-    for module in (players, games, rooms, matches):
+    for module in (players, games, rooms, matches, ratings):
         app.include_router(module.router)
+    app.include_router(rooms.play_router)
     app.include_router(endpoint.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")

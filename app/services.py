@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -24,6 +25,7 @@ class Services:
     broker: Broker
     hub: Hub
     manager: RoomManager
+    resuming: asyncio.Task[None] | None = None
 
     @classmethod
     async def start(cls, settings: Settings) -> Services:
@@ -40,13 +42,18 @@ class Services:
             hub,
             bot_delay=settings.bot_delay_ms / 1000,
             snapshot_every=settings.snapshot_every,
+            bot_think=settings.bot_think_ms / 1000,
         )
         hub.manager = manager
         await broker.start(manager.on_event)
-        await manager.resume()
-        return cls(settings, db, movelog, broker, hub, manager)
+        services = cls(settings, db, movelog, broker, hub, manager)
+        services.resuming = asyncio.get_running_loop().create_task(manager.resume())
+        return services
 
     async def stop(self) -> None:
+        if self.resuming is not None:
+            self.resuming.cancel()
+        await self.manager.close()
         await self.broker.stop()
         await self.movelog.stop()
         await self.db.dispose()

@@ -12,6 +12,7 @@ from app.api.errors import ApiError
 from games import REGISTRY
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+play_router = APIRouter(prefix="/api", tags=["rooms"])
 
 
 class NewRoom(BaseModel):
@@ -19,10 +20,20 @@ class NewRoom(BaseModel):
     seats: int | None = Field(default=None, ge=1, le=16)
     options: dict[str, Any] | None = None
     private: bool = False
+    table: dict[str, Any] | None = None
+
+
+class PlayNow(BaseModel):
+    game: str = Field(max_length=32)
+    level: str = "normal"
+    opponents: int = Field(default=1, ge=0, le=15)
 
 
 class BotRequest(BaseModel):
     level: str = "easy"
+
+
+NO_BODY = BotRequest()
 
 
 @router.post("", status_code=201)
@@ -32,7 +43,20 @@ async def create_room(body: NewRoom, player: PlayerDep, services: ServicesDep) -
         raise ApiError(422, "unknown_game", f"There is no game {body.game!r}.")
     seats = body.seats if body.seats is not None else engine.info.min_players
     return await services.manager.create_room(
-        player, game=body.game, seats=seats, options=body.options, private=body.private
+        player,
+        game=body.game,
+        seats=seats,
+        options=body.options,
+        private=body.private,
+        table=body.table,
+    )
+
+
+@play_router.post("/play-now", status_code=201)
+async def play_now(body: PlayNow, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
+    """Beside the contract: a started table against bots, the caller seated, in one request."""
+    return await services.manager.play_now(
+        player, game=body.game, level=body.level, opponents=body.opponents
     )
 
 
@@ -62,9 +86,13 @@ async def leave_seat(
 
 @router.post("/{room_id}/seats/{seat}/bot")
 async def add_bot(
-    room_id: str, seat: int, body: BotRequest, player: PlayerDep, services: ServicesDep
+    room_id: str,
+    seat: int,
+    player: PlayerDep,
+    services: ServicesDep,
+    body: BotRequest | None = None,
 ) -> dict[str, Any]:
-    return await services.manager.add_bot(room_id, seat, player, body.level)
+    return await services.manager.add_bot(room_id, seat, player, (body or NO_BODY).level)
 
 
 @router.post("/{room_id}/start")

@@ -24,6 +24,8 @@ class MatchRecord:
     seed: int
     players: int
     status: str
+    started_at: datetime
+    outcome: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,8 @@ async def load_match(db: AsyncEngine, match_id: int) -> MatchRecord | None:
         seed=row.seed,
         players=row.players,
         status=row.status,
+        started_at=row.started_at,
+        outcome=row.outcome,
     )
 
 

@@ -19,7 +19,9 @@ from sqlalchemy import delete, insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.db.clock import utcnow
 from app.db.models import Match, MatchSeat, Move, Snapshot
+from app.db.ratings import record_match
 from app.db.rooms import set_status
 
 log = logging.getLogger(__name__)
@@ -104,8 +106,17 @@ class MoveLog:
             if commit.snapshot is not None:
                 await _save_snapshot(conn, commit)
             if commit.outcome is not None:
-                await _finish(conn, commit)
+                await finish_match(
+                    conn, commit.room_id, commit.match_id, commit.seq, commit.outcome, commit.at
+                )
         return won
+
+    async def finish(
+        self, room_id: str, match_id: int, move_count: int, outcome: dict[str, Any]
+    ) -> None:
+        """End a match without a move (a forfeit)."""
+        async with self._db.begin() as conn:
+            await finish_match(conn, room_id, match_id, move_count, outcome, utcnow())
 
 
 async def _save_snapshot(conn: AsyncConnection, commit: MoveCommit) -> None:
@@ -115,19 +126,26 @@ async def _save_snapshot(conn: AsyncConnection, commit: MoveCommit) -> None:
     )
 
 
-async def _finish(conn: AsyncConnection, commit: MoveCommit) -> None:
-    outcome = commit.outcome or {}
+async def finish_match(
+    conn: AsyncConnection,
+    room_id: str,
+    match_id: int,
+    move_count: int,
+    outcome: dict[str, Any],
+    at: datetime,
+) -> None:
     await conn.execute(
         update(Match)
-        .where(Match.id == commit.match_id)
-        .values(status="finished", outcome=outcome, move_count=commit.seq, finished_at=commit.at)
+        .where(Match.id == match_id)
+        .values(status="finished", outcome=outcome, move_count=move_count, finished_at=at)
     )
     winners = set(outcome.get("winners", []))
     for seat, score in enumerate(outcome.get("scores", [])):
         await conn.execute(
             update(MatchSeat)
-            .where(MatchSeat.match_id == commit.match_id, MatchSeat.seat == seat)
+            .where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
             .values(score=score, winner=seat in winners)
         )
-    await conn.execute(delete(Snapshot).where(Snapshot.match_id == commit.match_id))
-    await set_status(conn, commit.room_id, "finished")
+    await record_match(conn, match_id, outcome, at)
+    await conn.execute(delete(Snapshot).where(Snapshot.match_id == match_id))
+    await set_status(conn, room_id, "finished")

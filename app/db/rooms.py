@@ -30,6 +30,7 @@ class RoomRecord:
     id: str
     game: str
     options: dict[str, Any]
+    table: dict[str, Any]
     status: str
     host: PlayerRecord
     private: bool
@@ -50,6 +51,7 @@ async def create_room(
     room_id: str,
     game: str,
     options: dict[str, Any],
+    table: dict[str, Any],
     seats: int,
     host_id: int,
     private: bool,
@@ -61,6 +63,7 @@ async def create_room(
                 id=room_id,
                 game=game,
                 options=options,
+                table=table,
                 seat_count=seats,
                 status="waiting",
                 host_id=host_id,
@@ -106,6 +109,7 @@ async def _load_rooms(conn: AsyncConnection, where: list[Any], limit: int = 1) -
             id=row.id,
             game=row.game,
             options=row.options,
+            table=row.table or {},
             status=row.status,
             host=PlayerRecord(row.host_id, row.host_name),
             private=row.private,
@@ -192,12 +196,7 @@ async def add_chat(db: AsyncEngine, room_id: str, player_id: int, text: str) -> 
     return at
 
 
-async def playing_rooms_with_bots(db: AsyncEngine) -> list[str]:
+async def playing_rooms(db: AsyncEngine) -> list[str]:
     async with db.connect() as conn:
-        rows = await conn.execute(
-            select(Room.id)
-            .join(RoomSeat, RoomSeat.room_id == Room.id)
-            .where(Room.status == "playing", RoomSeat.bot.is_not(None))
-            .distinct()
-        )
+        rows = await conn.execute(select(Room.id).where(Room.status == "playing"))
         return [row.id for row in rows]

@@ -109,5 +109,13 @@ class Hub:
 
     def chat(self, room_id: str, message: dict[str, Any]) -> None:
         frame = encode(message)
+        runtime = self.manager.loaded(room_id) if self.manager else None
+        private = message.get("channel") == "spectators" and runtime is not None and runtime.playing
         for connection in self._rooms.get(room_id, ()):
+            if (
+                private
+                and runtime is not None
+                and runtime.seat_of(connection.player.id) is not None
+            ):
+                continue  # players do not see the spectators' chat during play
             connection.send(frame)

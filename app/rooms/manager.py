@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,12 +22,14 @@ from app.db import rooms as room_db
 from app.db.clock import iso, utcnow
 from app.db.movelog import MoveCommit, MoveLog
 from app.db.players import PlayerRecord
-from app.rooms.bots import LEVELS, choose_action
+from app.rooms.bots import LEVELS, BotPlayer
 from app.rooms.errors import ActionRefused, RoomError, forbidden, not_found
 from app.rooms.ports import Audience, Broker
+from app.rooms.referee import Referee
 from app.rooms.runtime import RoomRuntime
+from app.rooms.table import TableSettings
 from games import REGISTRY, IllegalAction, InvalidOptions, MalformedAction
-from games.base import Seat
+from games.base import Action, Seat
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,7 @@ class RoomManager:
         *,
         bot_delay: float,
         snapshot_every: int,
+        bot_think: float = 0.3,
     ) -> None:
         self.db = db
         self.movelog = movelog
@@ -51,7 +54,9 @@ class RoomManager:
         self.snapshot_every = max(1, snapshot_every)
         self._runtimes: dict[str, RoomRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._rng = random.Random()
+        self.bots = BotPlayer(bot_think)
+        self.process_id = uuid.uuid4().hex
+        self.referee = Referee(self)
 
     # -- loading ---------------------------------------------------------------------
     async def runtime(self, room_id: str) -> RoomRuntime:
@@ -65,6 +70,8 @@ class RoomManager:
                 runtime = await self._load(room_id)
                 self._runtimes[room_id] = runtime
                 await self.broker.subscribe(room_id)
+                await self.broker.publish(room_id, {"kind": "presence_query"})
+                self._check_attendance(runtime)
         self._loading.pop(room_id, None)
         return runtime
 
@@ -92,14 +99,15 @@ class RoomManager:
         if room is None:
             return
         match_changed = room.match_id != runtime.room.match_id
-        runtime.room = room
+        runtime.set_room(room)
         if match_changed:
             await self._load_match(runtime)
+            self._check_attendance(runtime)
 
     def forget(self, room_id: str) -> None:
         """Drop a room nobody here watches and no bot of ours is playing in."""
         runtime = self._runtimes.get(room_id)
-        if runtime is None or runtime.bot_tasks or runtime.lock.locked():
+        if runtime is None or runtime.bot_tasks or runtime.lock.locked() or runtime.playing:
             return
         connected, spectators = self.audience.present(room_id)
         if connected or spectators:
@@ -108,13 +116,14 @@ class RoomManager:
         asyncio.get_running_loop().create_task(self.broker.unsubscribe(room_id))
 
     async def resume(self) -> None:
-        """After a start: rooms in play with a bot to move get their bots going again."""
-        room_ids = await room_db.playing_rooms_with_bots(self.db)
-        for room_id in room_ids:
+        """After a start: every room in play gets its bots, timers and seat holds going again."""
+        for room_id in await room_db.playing_rooms(self.db):
             try:
-                self._schedule_bots(await self.runtime(room_id))
+                runtime = await self.runtime(room_id)
             except Exception:
                 log.exception("could not resume room %s", room_id)
+                continue
+            self._schedule_bots(runtime)
 
     # -- reading ---------------------------------------------------------------------
     def loaded(self, room_id: str) -> RoomRuntime | None:
@@ -147,6 +156,7 @@ class RoomManager:
         seats: int,
         options: Mapping[str, Any] | None,
         private: bool,
+        table: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         engine = REGISTRY.get(game)
         if engine is None:
@@ -155,17 +165,36 @@ class RoomManager:
             checked = engine.check_options(options, seats)
         except InvalidOptions as error:
             raise RoomError("invalid_options", str(error), 422) from None
+        settings = TableSettings.parse(table)
         room_id = secrets.token_urlsafe(6)
         await room_db.create_room(
             self.db,
             room_id=room_id,
             game=game,
             options=checked,
+            table=settings.to_json(),
             seats=seats,
             host_id=host.id,
             private=private,
         )
         return await self.room(room_id)
+
+    async def play_now(
+        self, player: PlayerRecord, *, game: str, level: str, opponents: int
+    ) -> dict[str, Any]:
+        """A started table against bots in one step: the caller in seat 0, bots elsewhere."""
+        if level not in LEVELS:
+            raise RoomError("invalid_level", "A bot level is easy, normal or hard.", 422)
+        room = await self.create_room(
+            player, game=game, seats=opponents + 1, options=None, private=True
+        )
+        room_id = room["id"]
+        if not await room_db.claim_seat(self.db, room_id, 0, player.id):
+            raise RoomError("seat_taken", "That seat is taken.")
+        for seat in range(1, opponents + 1):
+            await room_db.put_bot(self.db, room_id, seat, level)
+        await self._reload_room(await self.runtime(room_id))
+        return await self.start(room_id, player, rematch=False)
 
     async def take_seat(self, room_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]:
         runtime = await self.runtime(room_id)
@@ -235,6 +264,7 @@ class RoomManager:
         result = await self._room_changed(runtime, reload=False)
         self.audience.state_changed(room_id)
         self._schedule_bots(runtime)
+        self.referee.watch(runtime)
         return result
 
     def _check_seat_number(self, runtime: RoomRuntime, seat: int) -> None:
@@ -249,9 +279,31 @@ class RoomManager:
         return self.room_json(runtime)
 
     def presence_changed(self, room_id: str) -> None:
-        if room_id in self._runtimes:
-            self.audience.room_changed(room_id)
-            self.forget(room_id)
+        runtime = self._runtimes.get(room_id)
+        if runtime is None:
+            return
+        local, _ = self.audience.present(room_id)
+        asyncio.get_running_loop().create_task(self._announce_presence(room_id, local))
+        self._check_attendance(runtime)
+        self.audience.room_changed(room_id)
+        self.forget(room_id)
+
+    async def _announce_presence(self, room_id: str, players: set[int]) -> None:
+        event = {"kind": "presence", "process": self.process_id, "players": sorted(players)}
+        await self.broker.publish(room_id, event)
+
+    def _check_attendance(self, runtime: RoomRuntime) -> None:
+        local, _ = self.audience.present(runtime.room.id)
+        present = local.union(*runtime.remote_present.values())
+        if self.referee.attendance(runtime, present):
+            self.seats_changed(runtime)
+        self.referee.watch(runtime)
+
+    def seats_changed(self, runtime: RoomRuntime) -> None:
+        """A seat was handed to a stand-in bot or back: tell everyone, let bots move."""
+        self.audience.room_changed(runtime.room.id)
+        self.audience.state_changed(runtime.room.id)
+        self._schedule_bots(runtime)
 
     # -- play --------------------------------------------------------------------------
     async def submit(
@@ -295,8 +347,9 @@ class RoomManager:
             if not await self.movelog.append(commit):
                 runtime.catch_up(await match_db.load_moves(self.db, match.id, runtime.seq))
                 self.audience.state_changed(runtime.room.id)
+                self.referee.watch(runtime)
                 raise ActionRefused("stale", "Another move was made first; here is the table now.")
-            runtime.advance(seat, action, new_state)
+            runtime.advance(seat, action, new_state, commit.at)
             if outcome is not None:
                 runtime.room.status = "finished"
         self.audience.state_changed(runtime.room.id)
@@ -307,13 +360,38 @@ class RoomManager:
             {"kind": "move", "match_id": match.id, "seq": next_seq, "seat": seat, "action": action},
         )
         self._schedule_bots(runtime)
+        self.referee.watch(runtime)
+
+    async def play_for(self, runtime: RoomRuntime, seat: Seat, action: Action) -> None:
+        """A move the server makes for a seat (a bot's, or a timer's fallback)."""
+        await self._play(runtime, seat, action, runtime.seq)
+
+    async def forfeit(self, runtime: RoomRuntime, seat: Seat, reason: str) -> None:
+        """End the match now: ``seat`` loses, every other seat shares the win."""
+        async with runtime.lock:
+            match = runtime.match
+            if match is None or not runtime.playing:
+                return
+            players = len(runtime.room.seats)
+            winners = [s for s in range(players) if s != seat]
+            outcome = {
+                "scores": [0 if s == seat else 1 for s in range(players)],
+                "winners": winners,
+                "rounds": [],
+                "detail": {"forfeit": seat, "reason": reason},
+            }
+            await self.movelog.finish(runtime.room.id, match.id, runtime.seq, outcome)
+            runtime.end_by_forfeit(outcome)
+        self.audience.room_changed(runtime.room.id)
+        self.audience.state_changed(runtime.room.id)
+        await self.broker.publish(runtime.room.id, {"kind": "room"})
 
     # -- bots --------------------------------------------------------------------------
     def _schedule_bots(self, runtime: RoomRuntime) -> None:
         if not runtime.playing:
             return
         for seat in runtime.to_act():
-            level = runtime.room.seats[seat].bot
+            level = runtime.bot_level(seat)
             if level is not None and seat not in runtime.bot_tasks:
                 runtime.bot_tasks[seat] = asyncio.get_running_loop().create_task(
                     self._bot_turn(runtime, seat, level), name=f"bot {runtime.room.id}/{seat}"
@@ -324,9 +402,13 @@ class RoomManager:
             await asyncio.sleep(self.bot_delay)
             if runtime.state is None or seat not in runtime.to_act():
                 return
-            action = choose_action(runtime.engine, runtime.state, seat, level, self._rng)
+            level = runtime.bot_level(seat) or ""
+            if not level:
+                return  # its player came back
+            seq = runtime.seq  # a hard bot thinks in a worker: the table may move meanwhile
+            action = await self.bots.choose(runtime.engine, runtime.state, seat, level)
             try:
-                await self._play(runtime, seat, action, runtime.seq)
+                await self._play(runtime, seat, action, seq)
             except ActionRefused as refused:
                 log.info("bot in %s seat %d refused: %s", runtime.room.id, seat, refused.code)
         except Exception:
@@ -335,11 +417,25 @@ class RoomManager:
             runtime.bot_tasks.pop(seat, None)
         self._schedule_bots(runtime)
 
+    async def close(self) -> None:
+        """Stop the bots' worker processes."""
+        await self.bots.close()
+
     # -- chat --------------------------------------------------------------------------
     async def chat(self, room_id: str, player: PlayerRecord, text: str) -> None:
+        """Players' chat reaches everyone; spectators' chat stays among spectators while
+        the match runs."""
         runtime = await self.runtime(room_id)
+        seated = runtime.seat_of(player.id) is not None
+        channel = "players" if seated else "spectators"
         at = await room_db.add_chat(self.db, room_id, player.id, text)
-        payload = {"type": "chat", "from": player.to_json(), "text": text, "at": iso(at)}
+        payload = {
+            "type": "chat",
+            "from": player.to_json(),
+            "text": text,
+            "at": iso(at),
+            "channel": channel,
+        }
         self.audience.chat(runtime.room.id, payload)
         await self.broker.publish(room_id, {"kind": "chat", "message": payload})
 
@@ -351,6 +447,15 @@ class RoomManager:
         kind = event.get("kind")
         if kind == "chat":
             self.audience.chat(room_id, event["message"])
+            return
+        if kind == "presence_query":
+            local, _ = self.audience.present(room_id)
+            await self._announce_presence(room_id, local)
+            return
+        if kind == "presence":
+            runtime.remote_present[event["process"]] = set(event["players"])
+            self._check_attendance(runtime)
+            self.audience.room_changed(room_id)
             return
         async with runtime.lock:
             match = runtime.match
@@ -367,3 +472,4 @@ class RoomManager:
         self.audience.room_changed(room_id)
         self.audience.state_changed(room_id)
         self._schedule_bots(runtime)
+        self.referee.watch(runtime)

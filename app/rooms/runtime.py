@@ -1,33 +1,52 @@
 """One room as this process holds it: the room record and the match state, in memory.
 
 The state is rebuilt from ``setup(seed)`` plus the stored moves (from the latest
-snapshot on), so nothing lives only here.
+snapshot on), and so are the timers: each move's time stamp says when the seats
+to act began waiting. Nothing lives only here.
 """
 
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
 
+from app.db.clock import aware, iso
 from app.db.matches import MatchRecord, MoveRow
 from app.db.rooms import RoomRecord
+from app.rooms.table import TableSettings
 from games import get_game
 from games.base import Action, Engine, Seat, State
+
+TAKEOVER_LEVEL = "normal"
 
 
 class RoomRuntime:
     def __init__(self, room: RoomRecord) -> None:
         self.room = room
+        self.table = TableSettings.parse(room.table)
         self.engine: Engine = get_game(room.game)
         self.lock = asyncio.Lock()
         self.match: MatchRecord | None = None
         self.state: State | None = None
         self.seq = 0
         self.last: tuple[Seat, Action] | None = None
+        self.terminal: dict[str, Any] | None = None
+        self.changed_at: datetime | None = None
+        self.clock_used: dict[Seat, float] = {}
+        self.away: set[Seat] = set()
+        self.absent_since: dict[Seat, float] = {}
+        self.remote_present: dict[str, set[int]] = {}
         self.bot_tasks: dict[Seat, asyncio.Task[None]] = {}
+        self.timer: asyncio.Task[None] | None = None
         self._frames: dict[Seat | None, str] = {}
+
+    def set_room(self, room: RoomRecord) -> None:
+        self.room = room
+        self.table = TableSettings.parse(room.table)
+        self._frames.clear()
 
     # -- match state -----------------------------------------------------------------
     def load_match(
@@ -40,33 +59,76 @@ class RoomRuntime:
             self.seq = 0
             self.state = self.engine.setup(match.players, match.seed, match.options)
         self.last = None
+        self.terminal = match.outcome if match.status == "finished" else None
+        self.changed_at = aware(match.started_at)
+        self.clock_used = {}
+        self.away.clear()
+        self.absent_since.clear()
         self._frames.clear()
         self.catch_up(moves)
 
-    def advance(self, seat: Seat, action: Action, state: State) -> None:
+    def advance(self, seat: Seat, action: Action, state: State, at: datetime) -> None:
+        at = aware(at)
+        if self.state is not None and self.changed_at is not None:
+            spent = max(0.0, (at - self.changed_at).total_seconds())
+            for waiting in self.engine.to_act(self.state):
+                self.clock_used[waiting] = self.clock_used.get(waiting, 0.0) + spent
         self.state = state
         self.seq += 1
         self.last = (seat, action)
+        self.changed_at = at
         self._frames.clear()
 
     def catch_up(self, moves: list[MoveRow]) -> None:
-        assert self.state is not None
         for move in moves:
-            if move.seq == self.seq + 1:
+            if self.state is not None and move.seq == self.seq + 1:
                 new_state = self.engine.apply(self.state, move.seat, move.action)
-                self.advance(move.seat, move.action, new_state)
+                self.advance(move.seat, move.action, new_state, move.at)
+
+    def end_by_forfeit(self, outcome: dict[str, Any]) -> None:
+        self.terminal = outcome
+        self.room.status = "finished"
+        self._frames.clear()
 
     @property
     def playing(self) -> bool:
-        return self.state is not None and self.room.status == "playing"
+        return self.state is not None and self.room.status == "playing" and self.terminal is None
 
     def to_act(self) -> frozenset[Seat]:
-        if self.state is None:
+        if self.state is None or self.terminal is not None:
             return frozenset()
         return self.engine.to_act(self.state)
 
     def seat_of(self, player_id: int) -> Seat | None:
         return self.room.seat_of(player_id)
+
+    def bot_level(self, seat: Seat) -> str | None:
+        """Who plays ``seat`` for the server: its bot, or a stand-in for an away player."""
+        level = self.room.seats[seat].bot
+        if level is None and seat in self.away:
+            return TAKEOVER_LEVEL
+        return level
+
+    def set_away(self, seat: Seat, away: bool) -> None:
+        if away:
+            self.away.add(seat)
+        else:
+            self.away.discard(seat)
+        self._frames.clear()
+
+    # -- timers --------------------------------------------------------------------------
+    def deadlines(self) -> dict[Seat, datetime]:
+        """When each human seat to act runs out of time (empty without a turn timer)."""
+        seconds = self.table.turn_seconds
+        if not seconds or not self.playing or self.changed_at is None:
+            return {}
+        result = {}
+        for seat in self.to_act():
+            if self.bot_level(seat) is not None:
+                continue
+            allowed = seconds - self.clock_used.get(seat, 0.0) if self.table.clock else seconds
+            result[seat] = self.changed_at + timedelta(seconds=max(0.0, allowed))
+        return result
 
     # -- messages ----------------------------------------------------------------------
     def state_frame(self, viewer: Seat | None) -> str | None:
@@ -83,29 +145,36 @@ class RoomRuntime:
         assert self.state is not None and self.match is not None
         engine, state = self.engine, self.state
         outcome = engine.outcome(state)
+        result = outcome.to_json() if outcome is not None else self.terminal
         last = None
         if self.last is not None:
             actor, action = self.last
-            shown = engine.redact_action(action, actor, viewer)
-            last = {"seat": actor, "action": shown}
-        return {
+            last = {"seat": actor, "action": engine.redact_action(action, actor, viewer)}
+        playing = result is None
+        message = {
             "type": "state",
             "match_id": self.match.id,
             "seq": self.seq,
             "view": engine.view(state, viewer),
-            "to_act": sorted(engine.to_act(state)),
-            "legal": engine.legal_actions(state, viewer) if viewer is not None else [],
+            "to_act": sorted(engine.to_act(state)) if playing else [],
+            "legal": engine.legal_actions(state, viewer) if viewer is not None and playing else [],
             "last": last,
-            "over": outcome is not None,
-            "outcome": outcome.to_json() if outcome is not None else None,
+            "over": not playing,
+            "outcome": result,
         }
+        deadlines = self.deadlines()
+        if deadlines:
+            message["deadlines"] = {str(seat): iso(when) for seat, when in deadlines.items()}
+        return message
 
     def room_json(self, connected: set[int], spectators: list[dict[str, Any]]) -> dict[str, Any]:
         room = self.room
+        present = connected.union(*self.remote_present.values())
         return {
             "id": room.id,
             "game": room.game,
             "options": room.options,
+            "table": self.table.to_json(),
             "status": room.status,
             "host": room.host.to_json(),
             "private": room.private,
@@ -115,7 +184,8 @@ class RoomRuntime:
                     "player": s.player.to_json() if s.player else None,
                     "bot": s.bot,
                     "connected": s.bot is not None
-                    or (s.player is not None and s.player.id in connected),
+                    or (s.player is not None and s.player.id in present),
+                    "away": s.seat in self.away,
                 }
                 for s in room.seats
             ],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,3 +76,22 @@ def test_sigkill_keeps_acknowledged_moves_and_bots_resume(own_server: ServerProc
     bot_match = httpx.get(f"{base}/api/matches/{bot_state['match_id']}").json()
     assert bot_match["status"] == "finished"
     assert bot_match["move_count"] == bot_state["seq"]
+
+
+def test_turn_timers_resume_after_a_restart(own_server: ServerProcess) -> None:
+    base = own_server.url
+    host, guest = Guest(base, "Host"), Guest(base, "Guest")
+    answer = host.post("/api/rooms", {"game": "abstrac", "seats": 2, "table": {"turn_seconds": 2}})
+    room_id = answer.json()["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
+    host.post(f"/api/rooms/{room_id}/start").raise_for_status()
+    match_id = host.http.get(f"/api/rooms/{room_id}").json()["match_id"]
+    own_server.kill()  # nobody moves; the deadline passes while the server is down
+    own_server.start()
+    deadline = time.monotonic() + 8  # nobody reconnects: the server resumes the timer itself
+    while host.http.get(f"/api/matches/{match_id}").json()["move_count"] < 1:
+        assert time.monotonic() < deadline, "the turn timer did not resume"
+        time.sleep(0.2)
+    replay_moves = host.socket(room_id)
+    assert replay_moves.expect("state")["last"]["action"] == {"type": "order", "first": True}

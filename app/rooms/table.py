@@ -1,0 +1,53 @@
+"""A room's table settings, beside the game's options: timers and what happens to the absent."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from app.rooms.errors import RoomError
+
+FALLBACKS = ("bot", "forfeit")
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """``turn_seconds``: 0 for no timer; with ``clock`` it is each seat's bank for the match
+    (chess-clock style), otherwise the time for each move. ``seat_hold_seconds``: how long a
+    disconnected player's seat waits for them. ``on_absent``: when a timer runs out or the hold
+    ends, ``bot`` (a timed-out move is the game's fallback move, an absent seat is played by a
+    bot until its player returns) or ``forfeit`` (the match ends, that seat losing)."""
+
+    turn_seconds: int = 0
+    clock: bool = False
+    seat_hold_seconds: int = 60
+    on_absent: str = "bot"
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any] | None) -> TableSettings:
+        raw = dict(raw or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise invalid(f"unknown table setting {unknown[0]!r}")
+        settings = cls(**raw)
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        for name, low, high in (("turn_seconds", 0, 24 * 3600), ("seat_hold_seconds", 1, 3600)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise invalid(f"{name} must be a whole number from {low} to {high}")
+        if not isinstance(self.clock, bool):
+            raise invalid("clock must be true or false")
+        if self.on_absent not in FALLBACKS:
+            raise invalid("on_absent must be 'bot' or 'forfeit'")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def invalid(message: str) -> RoomError:
+    return RoomError("invalid_table", message[0].upper() + message[1:] + ".", 422)
