@@ -1,0 +1,169 @@
+"""Kill the server with SIGKILL at random moments, 20 times, while several rooms play.
+
+Every move a client saw acknowledged (its own new state came back) must be in the log after
+the restart, at the same position; every match must go on from its last acknowledged move,
+bots and timers included; and every finished match must replay to its stored result.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from games import get_game
+from tests.clients import Guest, RoomSocket
+from tests.server import ServerProcess, free_port, fresh_database
+
+KILLS = 20
+HUMAN_ROOMS = 3
+
+
+@pytest.fixture
+def crashy_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with fresh_database(tmp_path) as url:
+        process = ServerProcess(
+            database_url=url,
+            port=free_port(),
+            env={
+                "CARDROOM_BOT_DELAY_MS": "40",
+                "CARDROOM_REDIS_URL": "",
+                "CARDROOM_SNAPSHOT_EVERY": "4",
+                "CARDROOM_MESSAGES_PER_SECOND": "10000",
+            },
+            log_path=tmp_path / "server.log",
+        )
+        process.start()
+        yield process
+        process.stop()
+
+
+class Table:
+    """Two scripted players at one room, remembering every move acknowledged to them."""
+
+    def __init__(self, base: str, rng: random.Random) -> None:
+        self.base, self.rng = base, rng
+        self.guests = [Guest(base, "A"), Guest(base, "B")]
+        self.room_id = self.guests[0].create_room("abstrac", 2, target=150)["id"]
+        for seat, guest in enumerate(self.guests):
+            guest.post(f"/api/rooms/{self.room_id}/seats/{seat}").raise_for_status()
+        self.sockets: list[RoomSocket] = []
+        self.acked: dict[int, dict[str, Any]] = {}  # (match) seq -> action
+        self.match_id: int | None = None
+        self.state: dict[str, Any] | None = None
+
+    def connect(self) -> None:
+        self.sockets = [guest.socket(self.room_id) for guest in self.guests]
+        self.state = self.sockets[0].expect("state")
+
+    def step(self) -> bool:
+        """One move by whoever is to act; False when the match is over."""
+        state = self.state
+        assert state is not None
+        if state["over"]:
+            return False
+        seat = state["to_act"][0]
+        mover = self.sockets[seat]
+        own = mover.state_at(state["seq"])
+        action = self.rng.choice(own["legal"])
+        mover.act(action, seq=own["seq"])
+        reply = mover.expect("state", seq=own["seq"] + 1)
+        assert reply["last"] == {"seat": seat, "action": action}
+        self.acked[reply["seq"]] = action
+        self.match_id = reply["match_id"]
+        self.state = reply
+        return True
+
+
+def test_twenty_sigkills_lose_no_acknowledged_move(crashy_server: ServerProcess) -> None:
+    base = crashy_server.url
+    rng = random.Random(20)
+    tables = [Table(base, rng) for _ in range(HUMAN_ROOMS)]
+    host = tables[0].guests[0]
+    bot_room = host.create_room("abstrac", 2, target=300)["id"]
+    for seat in (0, 1):
+        host.post(f"/api/rooms/{bot_room}/seats/{seat}/bot", {"level": "easy"}).raise_for_status()
+    timed_room = host.post(
+        "/api/rooms", {"game": "abstrac", "seats": 2, "table": {"turn_seconds": 1}}
+    ).json()["id"]
+    host.post(f"/api/rooms/{timed_room}/seats/0").raise_for_status()
+    tables[0].guests[1].post(f"/api/rooms/{timed_room}/seats/1").raise_for_status()
+    for table in tables:
+        table.guests[0].post(f"/api/rooms/{table.room_id}/start").raise_for_status()
+    for room_id in (bot_room, timed_room):
+        host.post(f"/api/rooms/{room_id}/start").raise_for_status()
+
+    for _ in range(KILLS):
+        for table in tables:
+            table.connect()
+        killer = threading.Timer(rng.uniform(0.05, 0.4), crashy_server.kill)
+        killer.start()
+        try:  # play until the kill cuts the sockets, mid-move or between moves
+            while True:
+                progressed = False
+                for table in tables:
+                    progressed |= table.step()
+                if not progressed:
+                    break
+        except (ConnectionClosed, TimeoutError, OSError, InvalidStatus):
+            pass
+        killer.join()
+        crashy_server.kill()
+        crashy_server.start()
+        for table in tables:
+            check_acknowledged(base, table)
+
+    bot_match = finish_all(base, tables, bot_room, timed_room)
+    for table in tables:
+        replay = httpx.get(f"{base}/api/matches/{table.match_id}/replay").json()
+        logged = {m["seq"]: m["action"] for m in replay["actions"]}
+        assert all(logged[seq] == action for seq, action in table.acked.items())
+        assert_replays_to_stored_result(base, table.match_id)
+    assert_replays_to_stored_result(base, bot_match)
+
+
+def check_acknowledged(base: str, table: Table) -> None:
+    """The server is at or past every acknowledged move, and its last one is ours."""
+    sock = table.guests[0].socket(table.room_id)
+    state = sock.expect("state")
+    newest = max(table.acked, default=0)
+    assert state["match_id"] == table.match_id or not table.acked
+    assert state["seq"] >= newest
+    if state["seq"] == newest and newest:
+        assert state["last"]["action"] == table.acked[newest]
+    sock.close()
+
+
+def finish_all(base: str, tables: list[Table], bot_room: str, timed_room: str) -> int:
+    for table in tables:
+        table.connect()
+        while table.step():
+            pass
+    watcher = tables[0].guests[0]
+    deadline = time.monotonic() + 120
+    for room_id in (bot_room, timed_room):
+        room = watcher.http.get(f"/api/rooms/{room_id}").json()
+        while room["status"] != "finished":
+            assert time.monotonic() < deadline, f"room {room_id} stopped moving"
+            time.sleep(0.3)
+            room = watcher.http.get(f"/api/rooms/{room_id}").json()
+    return watcher.http.get(f"/api/rooms/{bot_room}").json()["match_id"]
+
+
+def assert_replays_to_stored_result(base: str, match_id: int | None) -> None:
+    match = httpx.get(f"{base}/api/matches/{match_id}").json()
+    replay = httpx.get(f"{base}/api/matches/{match_id}/replay").json()
+    engine = get_game(match["game"])
+    state = engine.setup(len(match["seats"]), replay["seed"], replay["options"])
+    for seq, move in enumerate(replay["actions"], start=1):
+        assert move["seq"] == seq  # no gaps, no duplicates
+        state = engine.apply(state, move["seat"], move["action"])
+    outcome = engine.outcome(state)
+    assert outcome is not None and outcome.to_json() == match["outcome"]
