@@ -88,6 +88,9 @@ class BalanceEngine(Engine):
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view.view(state, seat)
 
+    def reveal(self, state: State) -> dict[str, Any]:
+        return view.reveal(state)
+
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
 

@@ -48,3 +48,16 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
     if solo:
         shown["automaton"] = state["automaton"]
     return clone(shown)
+
+
+def reveal(state: State) -> dict[str, Any]:
+    """A finished match's replay frame: ``view(state, None)`` with every hidden card shown.
+
+    Adds ``hands`` (every seat's hand), ``stock_cards`` (the stock, next card first) and the
+    card the player on turn just drew (``drawn``). The seed and the rng stay hidden.
+    """
+    shown = view(state, None)
+    shown["hands"] = clone(state["hands"])
+    shown["stock_cards"] = list(reversed(state["stock"]))
+    shown["drawn"] = state["drawn"]
+    return shown

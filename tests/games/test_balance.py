@@ -667,6 +667,27 @@ def test_solo_view_shows_the_automaton_card() -> None:
     assert shown["drawn"] == "KD" and shown["dealer"] is None
 
 
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_reveal_shows_every_hand_and_otherwise_equals_the_spectator_view(players: int) -> None:
+    trace = random_playout(ENGINE, players, 13, NO_JOKERS)
+    for state in [*trace.states[:: max(1, len(trace.states) // 6)], trace.states[-1]]:
+        revealed = ENGINE.reveal(state)
+        spectator = ENGINE.view(state, None)
+        assert revealed["hands"] == state["hands"]
+        assert revealed["stock_cards"] == state["stock"][::-1]  # next card first
+        assert revealed["drawn"] == state["drawn"]
+        extra = {"hands", "stock_cards", "drawn"}
+        assert {k: v for k, v in revealed.items() if k not in extra} == {
+            k: v for k, v in spectator.items() if k not in extra
+        }
+        assert set(revealed) == set(spectator) | {"hands", "stock_cards"}
+        assert "rng" not in revealed and "seed" not in revealed
+        if state["round"] == 1 and state["result"] is None:  # every card of the pack is shown
+            seen = [*revealed["stock_cards"], *(c for hand in revealed["hands"] for c in hand)]
+            seen += [entry["card"] for entry in revealed["pile"]]
+            assert Counter(seen) == Counter(build_pack(1, 0))
+
+
 def test_determinize_redeals_only_hidden_cards() -> None:
     state = random_playout(ENGINE, 4, 31).states[20]
     for viewer in (None, 0, 1, 2, 3):
