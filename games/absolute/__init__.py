@@ -58,6 +58,10 @@ class AbsoluteEngine(Engine):
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view.view(state, seat)
 
+    def reveal(self, state: State) -> dict[str, Any]:
+        """Every card shown (all hands, the deck, the card just drawn), for replays."""
+        return view.reveal(state)
+
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
 

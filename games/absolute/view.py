@@ -79,3 +79,19 @@ def _turn_view(state: State, seat: Seat | None) -> dict[str, Any]:
 def _winners(totals: list[int]) -> list[int]:
     best = max(totals)
     return [seat for seat, total in enumerate(totals) if total == best]
+
+
+def reveal(state: State) -> dict[str, Any]:
+    """A finished match's replay frame: ``view(state, None)`` with every hidden card shown.
+
+    Adds ``hands`` (every seat's hand, sorted), ``deck_cards`` (the face-down deck, top last)
+    and ``revealed: True``, and shows the card the player on turn drew from the deck in
+    ``this_turn.drawn_card``. The seed and the rng stay hidden.
+    """
+    shown = view(state, None)
+    shown["hands"] = [list(hand) for hand in state["hands"]]
+    shown["deck_cards"] = list(state["deck"])
+    if shown["this_turn"] is not None:
+        shown["this_turn"]["drawn_card"] = state["turn"]["card"]
+    shown["revealed"] = True
+    return shown

@@ -874,6 +874,43 @@ def test_no_view_shows_another_players_hand(traces: list[Trace]) -> None:
                 assert view["deck_count"] == len(state["deck"])
 
 
+def test_reveal_shows_every_hand_and_otherwise_equals_the_spectator_view(
+    traces: list[Trace],
+) -> None:
+    """The replay frame: all hands, the deck and the drawn card; the rest as a spectator sees."""
+    checked = 0
+    for trace in traces[:4]:
+        for state in trace.states[:: max(1, len(trace.states) // 40)] + trace.states[-1:]:
+            revealed = ENGINE.reveal(state)
+            spectator = ENGINE.view(state, None)
+            assert revealed["hands"] == state["hands"]
+            assert revealed["deck_cards"] == state["deck"]
+            assert revealed["revealed"] is True
+            assert set(revealed) == set(spectator) | {"hands", "deck_cards", "revealed"}
+            if state["turn"] is None:
+                assert revealed["this_turn"] is spectator["this_turn"] is None
+            else:
+                assert revealed["this_turn"]["drawn_card"] == state["turn"]["card"]
+                rest = {k: v for k, v in revealed["this_turn"].items() if k != "drawn_card"}
+                assert rest == {
+                    k: v for k, v in spectator["this_turn"].items() if k != "drawn_card"
+                }
+            extra = {"hands", "deck_cards", "revealed", "this_turn"}
+            assert {k: v for k, v in revealed.items() if k not in extra} == {
+                k: v for k, v in spectator.items() if k not in extra
+            }
+            text = json.dumps(revealed)
+            assert '"rng"' not in text and str(state["rng"]["seed"]) not in text
+            if state["phase"] != "over":
+                # every one of the 88 cards is somewhere in the frame, exactly once
+                shown = [c for hand in revealed["hands"] for c in hand]
+                shown += revealed["deck_cards"] + revealed["discard"]
+                shown += [c for s in revealed["sets"] for c in s["cards"]]
+                assert sorted(shown) == sorted(ALL_CARDS)
+            checked += 1
+    assert checked >= 40
+
+
 def test_legal_swaps_and_plays_are_exactly_the_accepted_ones(traces: list[Trace]) -> None:
     """Brute force: every candidate swap, new set and addition is accepted iff it is listed."""
     checked = 0
