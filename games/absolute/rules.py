@@ -518,6 +518,7 @@ def round_breakdown(state: State, ended_by: str) -> dict[str, Any]:
         "went_out": [seat for seat, out in enumerate(state["went_out"]) if out],
         "turns": state["turns_taken"],
         "players": players,
+        "scores": [player["score"] for player in players],
     }
 
 

@@ -28,6 +28,7 @@ def round_breakdown(state: State, finishers: Sequence[Seat]) -> dict[str, Any]:
         "hands": [list(hand) for hand in state["hands"]],
         "piles": [list(piles) for piles in state["piles"]],
         "penalties": penalties,
+        "scores": [-p for p in penalties],  # as Outcome.scores: higher is better
         "totals": [state["totals"][seat] + penalties[seat] for seat in range(players)],
     }
 

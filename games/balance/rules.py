@@ -219,7 +219,7 @@ def _end_round(state: State) -> None:
         {
             "round": state["round"],
             "dealer": state["dealer"],
-            "points": list(tally["points"]),
+            "scores": list(tally["points"]),
             "zeros": list(tally["zeros"]),
             "busts": list(tally["busts"]),
             "totals": list(state["points"]),
@@ -306,7 +306,7 @@ def _after_solo_play(state: State) -> None:
         {
             "round": 1,
             "dealer": None,
-            "points": list(tally["points"]),
+            "scores": list(tally["points"]),
             "zeros": list(tally["zeros"]),
             "busts": list(tally["busts"]),
             "automaton_zeroings": tally["automaton"],

@@ -252,8 +252,8 @@ export function mount(root, ctx) {
   }
 
   function roundSummary(record) {
-    const seats = record.points.map((_, s) => s);
-    return seats.map((s) => `${who(s)} ${signedOrZero(record.points[s])}`).join(", ") +
+    const seats = record.scores.map((_, s) => s);
+    return seats.map((s) => `${who(s)} ${signedOrZero(record.scores[s])}`).join(", ") +
       (record.decision === "tie" ? ". A tie at the top: another round." : "") +
       (record.eliminated && record.eliminated.length ? `. Out: ${record.eliminated.map(plainName).join(", ")}.` : ".");
   }

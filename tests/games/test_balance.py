@@ -299,7 +299,7 @@ def test_round_records_add_up_to_totals() -> None:
     outcome = ENGINE.outcome(trace.states[-1])
     assert outcome is not None
     for seat in range(4):
-        assert sum(r["points"][seat] for r in outcome.rounds) == outcome.scores[seat]
+        assert sum(r["scores"][seat] for r in outcome.rounds) == outcome.scores[seat]
     assert [r["round"] for r in outcome.rounds] == list(range(1, len(outcome.rounds) + 1))
 
 
@@ -435,7 +435,7 @@ def check_invariants(state: State) -> None:
     assert state["balance"] == sum(_signed(entry) for entry in state["pile"])
     for entry in state["pile"]:
         assert entry["before"] + _signed(entry) == entry["after"]
-    points = [sum(r["points"][s] for r in state["rounds"]) for s in range(state["players"])]
+    points = [sum(r["scores"][s] for r in state["rounds"]) for s in range(state["players"])]
     if state["result"] is None:
         points = [p + t for p, t in zip(points, state["tally"]["points"], strict=True)]
     assert points == state["points"]

@@ -48,6 +48,8 @@ def test_random_playouts_end_and_stay_json(engine: Engine) -> None:
         assert outcome.winners or players == 1, "a table of several always has a winner"
         assert json.loads(json.dumps(final)) == final
         json.dumps(outcome.to_json())
+        for record in outcome.rounds:  # the history page's round-by-round table reads these
+            assert len(record["scores"]) == players
 
 
 def test_replay_is_exact(engine: Engine) -> None:
