@@ -40,6 +40,10 @@ class Abspecken(Engine):
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view_mod.view(state, seat)
 
+    def reveal(self, state: State) -> dict[str, Any]:
+        """The replay's view: the table with every hand and secret choice shown."""
+        return view_mod.reveal(state)
+
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != phases.OVER:
             return None

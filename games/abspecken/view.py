@@ -1,4 +1,5 @@
 """What one viewer sees of the table (spec C-18): everything public, plus their own hand.
+``reveal`` is the replay's view of a finished match: the same table with every card shown.
 
 Public: draw piles (counts per value), discard piles (all cards, top = last), hand sizes,
 totals, the dice, who has already committed in a secret phase (not what), the revealed
@@ -113,4 +114,23 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "over": over,
         "winners": list(winners(state["totals"])) if over else [],
     }
+    return clone(shown)
+
+
+def reveal(state: State) -> dict[str, Any]:
+    """A spectator's view with everything hidden shown, for finished matches' replays.
+
+    Each entry of ``players`` gains ``hand`` (the cards held) and ``pending`` (the secret pick
+    or decision not yet revealed, in a secret phase; otherwise None); ``log`` and ``previous``
+    keep the values of passed cards; ``revealed`` is True. Never the seed or the rng.
+    """
+    shown = view(state, None)
+    secret = state["phase"] in phases.SECRET
+    for entry in shown["players"]:
+        seat = entry["seat"]
+        entry["hand"] = list(state["hands"][seat])
+        entry["pending"] = state["pending"][seat] if secret else None
+    shown["log"] = state["log"]
+    shown["previous"] = state["previous"]
+    shown["revealed"] = True
     return clone(shown)

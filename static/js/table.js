@@ -16,7 +16,8 @@
  *     names: [string]      the display name of each seat (kept up to date in place).
  *                          Put names into the DOM with textContent only, never innerHTML.
  *     act(action)          sends {"type":"action","action":action,"seq":<seq of the latest
- *                          state>,"ref":<n>}. Returns a Promise that resolves with the next
+ *                          state; left out while several seats act at once>,"ref":<n>}.
+ *                          Returns a Promise that resolves with the next
  *                          state message, or rejects with an Error whose message is the
  *                          server's sentence when that action is refused (the core shows it
  *                          with explain() too).
@@ -95,7 +96,11 @@ export function openRoom(roomId, { root, message, onHello, onRoom, onChat, onSta
     if (!latest) return Promise.reject(new Error("The match has not started yet."));
     const ref = nextRef++;
     const seq = latest.seq;
-    if (!socket.send({ type: "action", action, seq, ref })) {
+    // `seq` guards a turn against moves the player has not seen yet. In a simultaneous phase
+    // the others' commits do not change what this seat may do, so it is left out there.
+    const message = latest.to_act.length > 1 ? { type: "action", action, ref }
+      : { type: "action", action, seq, ref };
+    if (!socket.send(message)) {
       const error = new Error("Not connected to the server; your move was not sent. Reconnecting…");
       explain(error.message);
       return Promise.reject(error);

@@ -14,6 +14,7 @@ import pytest
 from games import get_game
 from games.abspecken import rules, scoring
 from games.abspecken.discards import targets
+from games.abspecken.view import redact_log
 from games.base import IllegalAction, InvalidOptions, MalformedAction, State, clone
 from tests.games.playout import random_playout
 
@@ -764,6 +765,33 @@ def test_views_never_show_other_hands_or_pending_choices() -> None:
             # nothing hidden from this viewer changes its view
             other = ENGINE.determinize(state, viewer, rng)
             assert ENGINE.view(other, viewer) == view
+
+
+def test_reveal_shows_every_hand_and_otherwise_equals_the_spectator_view() -> None:
+    """The replay's view shows all hands, pending secret choices and passed cards' values;
+    take those away and it is exactly what a spectator sees."""
+    trace = random_playout(ENGINE, 4, 91, {"piggy_die": True, "take_choice": "source_chooses"})
+    seen_pending = seen_passed = False
+    for state in trace.states:
+        revealed = ENGINE.reveal(state)
+        assert revealed.pop("revealed") is True
+        secret = state["phase"] in ("pick", "decide")
+        for entry in revealed["players"]:
+            seat = entry["seat"]
+            assert entry.pop("hand") == state["hands"][seat]
+            pending = entry.pop("pending")
+            assert pending == (state["pending"][seat] if secret else None)
+            seen_pending |= pending is not None
+        for key in ("log", "previous"):
+            log = revealed[key]
+            assert log == state[key]
+            if log is not None:
+                passed = [log["gift"]] if log["gift"] else []
+                passed += [take for take in log["takes"] if take["source"] is not None]
+                seen_passed |= any(item["card"] is not None for item in passed)
+            revealed[key] = redact_log(log, None)
+        assert revealed == ENGINE.view(state, None)
+    assert seen_pending and seen_passed
 
 
 def test_determinize_depends_only_on_what_the_viewer_knows() -> None:

@@ -1,0 +1,266 @@
+"""A whole ABspecken game with the Piggy die, played by clicking in real browsers.
+
+Alice plays with the mouse on a desktop, Bob with the keyboard on a phone, a bot takes the
+third seat, and Carol watches on a phone. The game ends after the first round (threshold 1).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from collections.abc import Callable
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page, expect
+
+GAME_DEADLINE_S = 120
+TABLE = ".abspecken"
+OUTCOME = f"{TABLE} [data-testid=outcome]"
+
+
+def unique(name: str) -> str:
+    return f"{name} {uuid.uuid4().hex[:4]}"
+
+
+def sign_in(page: Page, name: str) -> None:
+    expect(page.locator("#name-form")).to_be_visible()
+    page.fill("#name-input", name)
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#session-link")).to_have_text(name)
+
+
+def visitor(new_page: Callable[..., Page], name: str, path: str = "/", **kwargs: object) -> Page:
+    page = new_page(**kwargs)
+    page.goto(path)
+    sign_in(page, name)
+    return page
+
+
+def create_room(page: Page, seats: int, end_threshold: int) -> str:
+    """Create an ABspecken room with the Piggy die from the lobby form; returns its URL."""
+    page.goto("/")
+    page.select_option("#game-select", "abspecken")
+    page.fill("#seats-input", str(seats))
+    page.check("#opt-piggy_die")
+    page.fill("#opt-end_threshold", str(end_threshold))
+    page.fill("#opt-first_roller", "0")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/rooms/[^/]+$"))
+    expect(page.locator("#room-title")).to_have_text("ABspecken")
+    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+    return page.url
+
+
+def take_seat(page: Page, seat: int) -> None:
+    page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
+    expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
+
+
+def press(page: Page, target: Locator, keyboard: bool) -> None:
+    if keyboard:
+        target.focus(timeout=2000)
+        page.keyboard.press("Enter")
+    else:
+        target.click(timeout=2000)
+
+
+# Finds this player's next move in one round trip: the button to press and what it does.
+NEXT_MOVE_JS = """() => {
+  const mine = document.querySelector(".abspecken .spk-mine");
+  if (!mine || mine.hidden) return null;
+  const one = (selector) => mine.querySelector(selector);
+  const last = (selector) => [...mine.querySelectorAll(selector)].pop();
+  const move = (kind, node) => (node ? { kind, focus: node.dataset.focus } : null);
+  return move("roll", one("[data-focus=roll-piggy]"))
+    || move("pick", one("[data-testid=pick]"))
+    || move("refill", one("[data-testid=refill]"))
+    || move("pile-card", last(".spk-pickpile button.spk-lit"))
+    || move("cannot", one("[data-testid=cannot]"))
+    || move("discard", one("[data-testid=discard]"))
+    || move("option", last(".spk-option"))
+    || move("take", one(".spk-take"))
+    || move("gift", one("[data-focus^=gift-].spk-confirm"))
+    || (one("[data-focus^=gift-]") ? move("gift-card", last(".spk-hand button.spk-card")) : null)
+    || move("give", one(".spk-hand button[aria-label^='Give your']"));
+}"""
+
+
+# What the test watches on Alice's table each time round: the phase, whether the Piggy die
+# is on the table, and whether she is to decide with nothing chosen yet.
+PROBE_JS = """() => {
+  const table = document.querySelector(".abspecken");
+  return {
+    phase: table ? table.dataset.phase : null,
+    piggy: Boolean(document.querySelector(".abspecken .spk-dice .spk-die-piggy")),
+    fresh_choice: Boolean(document.querySelector(".abspecken .spk-mine .spk-option"))
+      && !document.querySelector(".abspecken .spk-mine .spk-selected"),
+  };
+}"""
+
+
+def act_once(page: Page, *, keyboard: bool = False) -> str | None:
+    """Make one move if this player has one; returns what was done (None: nothing to do).
+
+    Picks and refills take the highest values still in the piles; a decision takes the
+    last listed discard (or declares "cannot"); gifts and takes go to the first choice.
+    """
+    try:
+        found = page.evaluate(NEXT_MOVE_JS)
+        if not found:
+            return None
+        target = page.locator(f"{TABLE} .spk-mine [data-focus='{found['focus']}']")
+        press(page, target, keyboard)
+    except PlaywrightError:
+        return None  # the table changed under the pointer; look again
+    return found["kind"]
+
+
+def check_decision_lights(page: Page) -> None:
+    """In the secret decision: lit cards are never of the forbidden value, forbidden cards are
+    marked, and a click on a forbidden card is explained without asking the server."""
+    hand = page.locator(f"{TABLE} .spk-mine .spk-hand button.spk-card")
+    forbidden = page.locator(f"{TABLE} .spk-dice [data-forbidden]").get_attribute("data-forbidden")
+    lit = page.locator(f"{TABLE} .spk-mine .spk-hand button.spk-lit")
+    assert lit.count() >= 1
+    for i in range(lit.count()):
+        assert lit.nth(i).get_attribute("data-value") != forbidden
+    for i in range(hand.count()):
+        card = hand.nth(i)
+        if card.get_attribute("data-value") == forbidden:
+            assert "spk-forbidden" in (card.get_attribute("class") or "")
+            card.click()
+            expect(page.locator("#table-message")).to_contain_text(f"No {forbidden}s")
+            break
+
+
+def dice_facts(page: Page) -> str:
+    return page.locator(f"{TABLE} .spk-dice-facts").inner_text()
+
+
+def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
+    alice_name, bob_name, carol_name = unique("Alice"), unique("Bob"), unique("Carol")
+    alice = visitor(new_page, alice_name)
+    invite = create_room(alice, seats=3, end_threshold=1)
+    take_seat(alice, 0)
+    bob = visitor(new_page, bob_name, invite, width=375, height=812)
+    take_seat(bob, 1)
+    bot_seat = alice.locator(".seat[data-seat='2']")
+    bot_seat.get_by_label("Bot level for Seat 3").select_option("easy")
+    bot_seat.get_by_role("button", name="Add bot").click()
+    expect(bot_seat.locator(".tag-bot")).to_be_visible()
+    alice.click("#start-button")
+
+    carol = visitor(new_page, carol_name, invite, width=375, height=812)
+    expect(carol.locator(TABLE)).to_be_visible()
+
+    # The opening hand: pick five cards from one's own piles, secretly and at the same time.
+    expect(alice.locator(f"{TABLE} .spk-status")).to_contain_text("Pick your opening hand")
+    piles = alice.locator(f"{TABLE} .spk-pickpile button")
+    expect(piles).to_have_count(6)
+    for value in (2, 3, 4, 5, 6):
+        alice.click(f"{TABLE} .spk-pickpile button[data-pile='{value}']")
+    expect(alice.locator(f"{TABLE} .spk-picked .spk-card")).to_have_count(5)
+    alice.click(f"{TABLE} [data-testid=pick]")
+    expect(alice.locator(f"{TABLE} .spk-status")).to_contain_text("Your hand is chosen")
+    # Bob sees that Alice has picked, not what; Carol (watching) sees no controls.
+    alice_on_bob = bob.locator(f"{TABLE} .spk-player[data-seat='0']")
+    expect(alice_on_bob.locator("[data-testid=committed]")).to_have_text("Hand chosen ✓")
+    expect(
+        carol.locator(f"{TABLE} .spk-player[data-seat='0'] [data-testid=committed]")
+    ).to_be_visible()
+    assert carol.locator(f"{TABLE} button").count() == 0
+
+    checked_lights = checked_secret = False
+    seen_piggy = False
+    done: dict[str, int] = {}
+    deadline = time.monotonic() + GAME_DEADLINE_S
+    while not (alice.locator(OUTCOME).is_visible() and bob.locator(OUTCOME).is_visible()):
+        assert time.monotonic() < deadline, f"the game did not finish in time: {done}"
+        seen = alice.evaluate(PROBE_JS)
+        seen_piggy = seen_piggy or seen["piggy"]
+        if seen["phase"] == "decide" and seen["fresh_choice"] and not checked_lights:
+            check_decision_lights(alice)
+            checked_lights = True
+        acted = False
+        move = act_once(alice)
+        if move:
+            done[move] = done.get(move, 0) + 1
+            acted = True
+            bob_deciding = bob.locator(
+                f"{TABLE} .spk-mine .spk-option, {TABLE} [data-testid=cannot]"
+            )
+            if move == "discard" and not checked_secret and bob_deciding.count():
+                # Alice has decided and Bob not yet: Bob sees that she decided, not what.
+                expect(alice_on_bob.locator("[data-testid=committed]")).to_have_text("Decided ✓")
+                assert alice_on_bob.locator(".spk-player-did").count() == 0
+                assert carol.locator(f"{TABLE} .spk-player-did").count() == 0
+                assert carol.locator(f"{TABLE} button").count() == 0
+                checked_secret = True
+        move = act_once(bob, keyboard=True)
+        if move:
+            done[f"bob-{move}"] = done.get(f"bob-{move}", 0) + 1
+            acted = True
+        if not acted:
+            alice.wait_for_timeout(25)
+
+    assert done.get("discard", 0) >= 1, done
+    assert checked_lights and checked_secret, done
+    # the humans always add the Piggy die when offered, and its face was on the table
+    assert done.get("roll", 0) + done.get("bob-roll", 0) >= 1, done
+    assert seen_piggy, done
+
+    # The outcome: everyone sees the same final totals; the lowest total wins.
+    for page in (alice, bob, carol):
+        expect(page.locator(OUTCOME)).to_be_visible()
+        expect(page.locator(f"{TABLE} .spk-status")).to_have_text("The game is over.")
+    assert carol.locator(f"{TABLE} button").count() == 0
+
+    def finals(page: Page) -> dict[str, int]:
+        items = page.locator(f"{OUTCOME} .spk-final")
+        expect(items).to_have_count(3)
+        return {
+            items.nth(i).locator(".spk-final-name").inner_text(): int(
+                items.nth(i).locator(".spk-final-score").inner_text()
+            )
+            for i in range(3)
+        }
+
+    scores = finals(alice)
+    assert finals(bob) == scores == finals(carol)
+    assert alice_name in scores and bob_name in scores
+    assert min(scores.values()) == 0  # someone emptied hand and piles
+    assert max(scores.values()) >= 1  # the threshold of 1 ended the game
+    best = min(scores.values())
+    winners = [name for name, score in scores.items() if score == best]
+    title = alice.locator(f"{OUTCOME} .spk-outcome-title").inner_text()
+    if winners == [alice_name]:
+        assert title == "You win!"
+    elif len(winners) == 1:
+        assert title == f"{winners[0]} wins."
+    # the last playthrough's reveal says what Alice did
+    expect(alice.locator(f"{TABLE} .spk-reveal")).to_contain_text(
+        re.compile(r"You( discarded|: .I cannot)")
+    )
+    # the round summary and the totals table agree with the outcome
+    expect(alice.locator(f"{TABLE} .spk-rounds h3")).to_contain_text("Round 1 result")
+    totals = alice.locator(f"{TABLE} .spk-score-table tfoot td")
+    expect(totals).to_have_count(3)
+    assert sorted(int(t) for t in totals.all_inner_texts()) == sorted(scores.values())
+
+    # The finished match's replay draws the same table, every hand face up.
+    alice.click("header >> text=History")
+    item = alice.locator(".match-item", has_text=alice_name).filter(has_text=bob_name)
+    expect(item).to_have_count(1)
+    item.locator("a.match-link").click()
+    alice.wait_for_url(re.compile(r"/matches/\d+$"))
+    expect(alice.locator(f"#replay-table {OUTCOME}")).to_be_visible()
+    alice.click("#replay-controls [data-step=back]")
+    expect(alice.locator(f"#replay-table {OUTCOME}")).to_be_hidden()
+    expect(alice.locator(f"#replay-table {TABLE} .spk-player")).to_have_count(3)
+    expect(alice.locator(f"#replay-table {TABLE} .spk-minis").first).to_be_visible()
+    assert alice.locator(f"#replay-table {TABLE} .spk-back").count() == 0
+    alice.click("#replay-controls [data-step=first]")
+    expect(alice.locator("#replay-pos")).to_have_text(re.compile(r"Move 0 of \d+"))
+    expect(alice.locator(f"#replay-table {TABLE} .spk-player")).to_have_count(3)
+    assert alice.locator(f"#replay-table {TABLE} button").count() == 0
