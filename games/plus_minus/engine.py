@@ -60,6 +60,10 @@ class PlusMinusEngine(Engine):
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view.view(state, seat)
 
+    def reveal(self, state: State) -> dict[str, Any]:
+        """Every card shown (all hands, whole stacks, the draw stack), for replays."""
+        return view.reveal(state)
+
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
 

@@ -59,3 +59,23 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "last_round": rounds[-1] if rounds else None,
         "options": dict(state["options"]),
     }
+
+
+def reveal(state: State) -> dict[str, Any]:
+    """The spectator's view with every card shown, for finished matches' replays.
+
+    Added to ``view(state, None)``: each seat's ``hand`` (sorted) and the whole contents of
+    each stack as ``cards`` (top last), the latest passed card, and the Draw Stack as ``deck``
+    (top last). The seed is never shown.
+    """
+    shown = view(state, None)
+    for entry in shown["seats"]:
+        seat = entry["seat"]
+        entry["hand"] = sort_cards(state["hands"][seat])
+        entry["plus"]["cards"] = list(state["plus"][seat])
+        entry["minus"]["cards"] = list(state["minus"][seat])
+    if state["last_pass"] is not None:
+        shown["last_pass"]["card"] = state["last_pass"]["card"]
+    shown["deck"] = list(state["deck"])
+    shown["revealed"] = True
+    return shown

@@ -760,3 +760,46 @@ def test_golden_playthrough_replays() -> None:
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     assert outcome.to_json() == golden["outcome"]
+
+
+# -- the revealed view of replays -----------------------------------------------------------------
+
+
+def without_revealed_parts(revealed: dict[str, Any]) -> dict[str, Any]:
+    """The revealed view with what ``reveal`` adds taken out again."""
+    plain = json.loads(json.dumps(revealed))
+    for key in ("deck", "revealed"):
+        del plain[key]
+    for entry in plain["seats"]:
+        del entry["hand"]
+        del entry["plus"]["cards"], entry["minus"]["cards"]
+    if plain["last_pass"] is not None:
+        del plain["last_pass"]["card"]
+    return plain
+
+
+def test_reveal_shows_every_card_and_equals_the_spectator_view_otherwise() -> None:
+    checked = 0
+    for _, states, _ in PLAYOUTS:
+        for state in [*states[::5], states[-1]]:
+            revealed = ENGINE.reveal(state)
+            assert without_revealed_parts(revealed) == ENGINE.view(state, None)
+            for seat, entry in enumerate(revealed["seats"]):
+                assert sorted(entry["hand"]) == sorted(state["hands"][seat])
+                assert entry["hand_count"] == len(entry["hand"])
+                for name in ("plus", "minus"):
+                    assert entry[name]["cards"] == state[name][seat]
+                    assert entry[name]["size"] == len(entry[name]["cards"])
+            assert revealed["deck"] == state["deck"]
+            assert revealed["draw_stack"] == len(revealed["deck"])
+            if state["last_pass"] is not None:
+                assert revealed["last_pass"]["card"] == state["last_pass"]["card"]
+            places = [revealed["deck"]] + [
+                entry[key]["cards"] if key != "hand" else entry[key]
+                for entry in revealed["seats"]
+                for key in ("hand", "plus", "minus")
+            ]
+            assert sorted(card for place in places for card in place) == sorted(DECK)
+            assert "rng" not in revealed and str(state["rng"]["seed"]) not in json.dumps(revealed)
+            checked += 1
+    assert checked > 50 and len({players for players, _, _ in PLAYOUTS}) > 1
