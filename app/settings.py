@@ -14,6 +14,7 @@ class Settings(BaseSettings):
     database_url: str = "sqlite+aiosqlite:///./cardroom.db"
     redis_url: str | None = None
     bot_delay_ms: int = 700
+    bot_think_ms: int = 300
     secure_cookies: bool = False
     allowed_origins: list[str] = []
     snapshot_every: int = 50

@@ -3,14 +3,15 @@
 A bot sees only what its seat sees: :func:`games.bots.info_set` is built from the room's state
 and the bot's seat, and the policy decides from that alone.
 
-``easy`` and ``normal`` decide in well under a millisecond, so they run inline. ``hard`` searches
-for up to ``CARDROOM_BOT_THINK_MS`` of pure-Python CPU time, so it runs in a process pool: a
-thread would hold the GIL for the whole search and starve the event loop. Measured on this
-project's 2-core box with a 300 ms Plus & Minus search running back to back, a loop ticking
-every millisecond saw a median lag of 7.5 ms and a p99 of 45 ms with the search in a thread,
-against 0.14 ms and 6 ms with it in a process (0.17 ms and 3 ms with no search at all). The pool
-starts on the first hard move (``spawn``: the server has threads, which ``fork`` would copy
-half-way through their work) and is shut down by :meth:`BotPlayer.close`.
+``easy`` and ``normal`` decide within a few milliseconds, so they run inline. ``hard`` searches
+for up to ``CARDROOM_BOT_THINK_MS`` (300 ms) of pure-Python CPU time, so it runs in a process
+pool: a thread would hold the GIL through the search and starve the event loop. Measured on
+this project's 2-core box with 300 ms Plus & Minus searches back to back, an asyncio loop
+ticking every millisecond lagged 7.5 ms at the median and 45 ms at p99 with the search in a
+thread, against 0.14 ms and 6 ms with it in a process (0.17 ms and 3 ms with no search at
+all). The pool starts with the first hard move (``spawn``, since the server runs threads that
+``fork`` would copy mid-work), keeps one core for the event loop, and is shut down by
+:meth:`BotPlayer.close`.
 """
 
 from __future__ import annotations
