@@ -1,14 +1,19 @@
-"""Guest identities: ``POST /api/players``, ``GET /api/me``, ``GET /api/players/{id}``."""
+"""Guest identities: ``POST /api/players``, ``GET /api/me``, ``GET /api/players/{id}``.
+
+Beside the contract: ``GET /api/players?name=&limit=`` (a name search, by prefix, any case)
+and ``GET /api/players/{id}/stats`` (per-game record and rating).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, StringConstraints
 
 from app.api.deps import PlayerDep, ServicesDep
 from app.api.errors import ApiError
+from app.db.history import player_stats, search_players
 from app.db.players import create_player, player_by_id
 from app.identity import COOKIE_NAME
 
@@ -55,3 +60,20 @@ async def profile(player_id: int, services: ServicesDep) -> dict[str, object]:
     if player is None:
         raise ApiError(404, "not_found", "No such player.")
     return player.to_json()
+
+
+@router.get("/players")
+async def find_players(
+    services: ServicesDep,
+    name: Annotated[str, Query(min_length=1, max_length=32)],
+    limit: Annotated[int, Query(ge=1, le=50)] = 10,
+) -> list[dict[str, Any]]:
+    return await search_players(services.db, name, limit)
+
+
+@router.get("/players/{player_id}/stats")
+async def stats(player_id: int, services: ServicesDep) -> dict[str, Any]:
+    found = await player_stats(services.db, player_id)
+    if found is None:
+        raise ApiError(404, "not_found", "No such player.")
+    return found

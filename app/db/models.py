@@ -10,11 +10,13 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Double,
     ForeignKey,
     Index,
     Integer,
     String,
     Text,
+    func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -79,6 +81,9 @@ class Match(Base):
     __table_args__ = (
         Index("ix_matches_game_id", "game", "id"),
         Index("ix_matches_status", "status"),
+        # history filters (migration 0003): status=playing|finished pages, date ranges
+        Index("ix_matches_status_id", "status", "id"),
+        Index("ix_matches_started_at", "started_at"),
     )
 
 
@@ -93,7 +98,11 @@ class MatchSeat(Base):
     score: Mapped[float | None] = mapped_column(nullable=True)
     winner: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
-    __table_args__ = (Index("ix_match_seats_player_match", "player_id", "match_id"),)
+    __table_args__ = (
+        Index("ix_match_seats_player_match", "player_id", "match_id"),
+        # a player's wins / losses / draws, newest first (migration 0003)
+        Index("ix_match_seats_player_winner_match", "player_id", "winner", "match_id"),
+    )
 
 
 class Move(Base):
@@ -126,3 +135,72 @@ class ChatMessage(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_chat_room_id", "room_id", "id"),)
+
+
+# Player name search (migration 0003): a prefix of ``lower(name)``; on Postgres with
+# text_pattern_ops so ``LIKE 'abc%'`` can use it whatever the database's collation.
+Index(
+    "ix_players_name_lower",
+    func.lower(Player.name).label("name_lower"),
+    postgresql_ops={"name_lower": "text_pattern_ops"},
+)
+
+
+class Rating(Base):
+    """A player's skill at one game: openskill Plackett-Luce ``mu``/``sigma`` (see app/db/ratings).
+
+    ``ordinal`` (mu - 3 sigma) is what is shown and ranked; ``last_delta`` is its change in the
+    player's latest rated match of that game (the trend).
+    """
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    ordinal: Mapped[float] = mapped_column(Double)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    last_delta: Mapped[float] = mapped_column(Double, default=0.0)
+    last_match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_ratings_game_ordinal", "game", "ordinal"),)
+
+
+class PlayerGame(Base):
+    """A player's record at one game: finished matches played, won, lost and drawn (a win
+    shared with another seat), counted as each match finishes, so a player page reads one row
+    per game however many matches they played."""
+
+    __tablename__ = "player_games"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    drawn: Mapped[int] = mapped_column(Integer, default=0)
+    last_match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), nullable=True)
+
+
+class RatingChange(Base):
+    """One human seat's rating before and after one finished match (bots have none)."""
+
+    __tablename__ = "rating_history"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    mu_before: Mapped[float] = mapped_column(Double)
+    sigma_before: Mapped[float] = mapped_column(Double)
+    mu_after: Mapped[float] = mapped_column(Double)
+    sigma_after: Mapped[float] = mapped_column(Double)
+    ordinal_before: Mapped[float] = mapped_column(Double)
+    ordinal_after: Mapped[float] = mapped_column(Double)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_rating_history_player_game_match", "player_id", "game", "match_id"),
+    )

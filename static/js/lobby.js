@@ -1,5 +1,7 @@
-// lobby.js: the open rooms list (refreshed) and the "create a room" form built from each
-// game's option specs {type: int|bool|choice, default, label, min, max, choices}.
+// lobby.js: the open rooms (waiting for players) and the live matches (playing now, with how
+// many watch and a "Watch" link), both refreshed every few seconds, and the "create a room"
+// form built from each game's option specs {type: int|bool|choice, default, label, min, max,
+// choices}.
 
 import { get, post } from "./api.js";
 import { el, fill, say } from "./dom.js";
@@ -14,19 +16,23 @@ let games = [];
 // ---------------------------------------------------------------- open rooms
 async function refreshRooms() {
   const status = $("rooms-status");
+  const live = $("live-status");
   try {
     const rooms = await get("/api/rooms");
-    renderRooms(rooms);
-    say(status, rooms.length ? "" : "No open rooms right now. Create one and invite a friend.");
-    status.hidden = rooms.length > 0;
+    const waiting = rooms.filter((r) => r.status !== "playing");
+    const playing = rooms.filter((r) => r.status === "playing");
+    fill($("room-list"), waiting.map(roomItem));
+    fill($("live-list"), playing.map(roomItem));
+    say(status, waiting.length ? "" : "No open rooms right now. Create one and invite a friend.");
+    status.hidden = waiting.length > 0;
+    say(live, playing.length ? "" : "No match is being played in a public room right now.");
+    live.hidden = playing.length > 0;
+    $("live-count").textContent = String(playing.length);
+    $("live-count").hidden = !playing.length;
   } catch (error) {
     status.hidden = false;
     status.textContent = `Could not load rooms: ${error.message}`;
   }
-}
-
-function renderRooms(rooms) {
-  fill($("room-list"), rooms.map(roomItem));
 }
 
 function roomItem(room) {
@@ -34,19 +40,24 @@ function roomItem(room) {
   const filled = seats.filter((s) => s.player || s.bot).length;
   const title = (games.find((g) => g.id === room.game) || {}).title || room.game;
   const host = hostName(room);
+  const playing = room.status === "playing";
   const open = room.status === "waiting" && filled < seats.length;
   const watching = spectatorCount(room);
-  return el("li", { class: "room-item" },
+  const bots = seats.filter((s) => s.bot).length;
+  return el("li", { class: "room-item" + (playing ? " room-item-live" : ""), dataset: { roomId: room.id } },
     el("div", { class: "room-item-main" },
       el("span", { class: "room-item-game" }, title),
       el("span", { class: "room-item-players" },
-        seats.map((s, i) => (s.player || s.bot ? seatName(s, i) : null)).filter(Boolean).join(", ") || "Nobody seated yet"),
+        seats.map((s, i) => (s.player || s.bot ? seatName(s, i) : null)).filter(Boolean).join(playing ? " vs " : ", ")
+          || "Nobody seated yet"),
       el("span", { class: "room-item-meta muted" },
-        `${filled}/${seats.length} seated`,
+        playing ? `${seats.length} players` : `${filled}/${seats.length} seated`,
+        playing && bots ? ` · ${bots} bot${bots === 1 ? "" : "s"}` : "",
         host ? ` · host ${host}` : "",
-        watching ? ` · ${watching} watching` : ""),
+        el("span", { class: "room-item-watching" },
+          playing ? ` · ${watching} watching` : watching ? ` · ${watching} watching` : "")),
     ),
-    el("span", { class: `badge badge-${room.status}` }, room.status === "waiting" ? "Waiting" : "Playing"),
+    el("span", { class: `badge badge-${room.status}` }, playing ? "Playing" : "Waiting"),
     el("a", { class: "btn" + (open ? " btn-primary" : ""), href: `/rooms/${encodeURIComponent(room.id)}` },
       open ? "Join" : "Watch"),
   );

@@ -1,5 +1,6 @@
-// match.js: a match page. Final scores, seats, the per-deal (per-round) breakdown and a replay
-// stepper that draws each step with the game's own renderer, as a spectator.
+// match.js: a match page. Final scores and rating changes, seats, the per-deal (per-round)
+// breakdown and a replay stepper that draws each step with the game's own renderer: everything
+// face up, or one seat's own view as it was then (?move=N&seat=S in the address).
 
 import { get } from "./api.js";
 import { el, fill, formatTime, say } from "./dom.js";
@@ -15,6 +16,21 @@ function number(value) {
   return typeof value === "number" && !Number.isInteger(value) ? value.toFixed(1) : String(value ?? "–");
 }
 
+function signed(value) {
+  const text = Math.abs(value).toFixed(1);
+  return value > 0 ? `+${text}` : value < 0 ? `−${text}` : "±0.0";
+}
+
+function ratingCell(seat) {
+  if (seat.bot) return el("td", { class: "rating-cell muted" }, "fixed");
+  const change = seat.rating;
+  if (!change) return el("td", { class: "rating-cell muted" }, "–");
+  return el("td", { class: "rating-cell" },
+    el("span", { class: `rating-delta ${change.delta > 0 ? "up" : change.delta < 0 ? "down" : ""}` },
+      signed(change.delta)),
+    el("span", { class: "muted small" }, ` → ${number(change.after)}`));
+}
+
 function renderScores(match, names) {
   const winners = new Set(match.winners || []);
   const finished = match.status === "finished";
@@ -27,8 +43,13 @@ function renderScores(match, names) {
     return el("tr", { class: finished && winners.has(index) ? "row-win" : "" },
       el("td", {}, String(index + 1)),
       el("td", {}, who, finished && winners.has(index) ? el("span", { class: "tag tag-win" }, "won") : null),
-      el("td", { class: "num" }, match.scores ? number(match.scores[index]) : "–"));
+      el("td", { class: "num" }, match.scores ? number(match.scores[index]) : "–"),
+      ratingCell(s));
   }));
+  const notes = [];
+  if (finished && (match.seats || []).length === 1) notes.push("A solo match does not change ratings.");
+  if (match.has_bots) notes.push("Played with bots: bots have fixed ratings, so only the people's ratings moved.");
+  $("score-note").textContent = notes.join(" ");
 }
 
 // Round dicts vary by game; per-seat arrays become "key value" details, "scores" the cells.
@@ -36,7 +57,9 @@ function renderRounds(rounds, names) {
   if (!Array.isArray(rounds) || !rounds.length) return;
   const seats = names.length;
   const perSeat = (value) => Array.isArray(value) && value.length === seats;
-  const detailKeys = Object.keys(rounds[0]).filter((k) => k !== "scores" && perSeat(rounds[0][k]));
+  // per-seat numbers become details; per-seat lists or objects (hands, piles) are left out
+  const perSeatNumbers = (value) => perSeat(value) && value.every((v) => typeof v === "number");
+  const detailKeys = Object.keys(rounds[0]).filter((k) => k !== "scores" && perSeatNumbers(rounds[0][k]));
   const note = (round) => Object.entries(round)
     .filter(([k, v]) => !perSeat(v) && !["deal", "round"].includes(k) && v !== false && v !== null && typeof v !== "object")
     .map(([k, v]) => (k === "dealer" && Number.isInteger(v) ? `dealt by ${names[v]}` : v === true ? k : `${k} ${v}`))
@@ -57,6 +80,35 @@ function renderRounds(rounds, names) {
 }
 
 // ---------------------------------------------------------------- replay stepper
+// The step and the point of view live in the query string (?move=42&seat=1), so a link can
+// point at one move, seen by everyone (all cards face up) or by one seat as it was then.
+function readPlace() {
+  const query = new URLSearchParams(window.location.search);
+  const move = query.get("move");
+  const seat = query.get("seat");
+  return {
+    move: move !== null && /^\d+$/.test(move) ? Number(move) : null,
+    seat: seat !== null && /^\d+$/.test(seat) ? Number(seat) : null,
+  };
+}
+
+function placeUrl(step, seat) {
+  const url = new URL(window.location.href);
+  url.searchParams.set("move", String(step));
+  if (seat === null) url.searchParams.delete("seat");
+  else url.searchParams.set("seat", String(seat));
+  return url;
+}
+
+function describeAction(action) {
+  if (!action || typeof action !== "object" || action.type === "hidden") return "a secret move";
+  const { type, ...rest } = action;
+  const details = Object.entries(rest)
+    .map(([k, v]) => `${k.replaceAll("_", " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`)
+    .join(", ");
+  return `${String(type || "move").replaceAll("_", " ")}${details ? ` (${details})` : ""}`;
+}
+
 async function setupReplay(match, names) {
   const status = $("replay-status");
   if (match.status !== "finished") return;
@@ -72,17 +124,66 @@ async function setupReplay(match, names) {
   const last = actions.length;
   const cache = new Map();
   const explain = explainer(status);
-  const table = renderer.mount($("replay-table"), {
-    seat: null, names, explain, act: () => Promise.reject(new Error("This is a replay.")),
-  });
-  let step = last;
+  const root = $("replay-table");
+  const seatSelect = $("replay-seat");
   const range = $("replay-range");
-  range.max = String(last);
-  status.textContent = "";
-  status.hidden = true;
-  $("replay-controls").hidden = false;
+  const place = readPlace();
+  let perspective = place.seat !== null && place.seat < names.length ? place.seat : null;
+  let step = place.move === null ? last : Math.max(0, Math.min(last, place.move));
+  let table = null;
+  let shown = null; // the frame on screen
 
-  async function show(target) {
+  seatSelect.append(...names.map((name, seat) =>
+    el("option", { value: String(seat) }, `${name}'s view, as they saw it`)));
+  seatSelect.value = perspective === null ? "" : String(perspective);
+
+  function mountTable() {
+    if (table) {
+      try { table.destroy(); } catch (error) { console.error(error); }
+    }
+    root.replaceChildren();
+    table = renderer.mount(root, {
+      seat: perspective, names, explain, act: () => Promise.reject(new Error("This is a replay.")),
+    });
+    root.dataset.perspective = perspective === null ? "all" : String(perspective);
+  }
+
+  function frameAt(seq) {
+    if (!cache.has(seq)) {
+      const loading = get(`${base}/replay/${seq}`);
+      loading.catch(() => cache.delete(seq));
+      cache.set(seq, loading);
+    }
+    return cache.get(seq);
+  }
+
+  function draw(frame) {
+    shown = frame;
+    const mine = perspective !== null;
+    const view = mine && Array.isArray(frame.views) ? frame.views[perspective] : frame.view;
+    const lastMove = mine && Array.isArray(frame.lasts) ? frame.lasts[perspective] : frame.last;
+    const over = frame.over ?? frame.seq === last;
+    table.update({
+      type: "state", match_id: matchId, seq: frame.seq, view, to_act: frame.to_act || [],
+      legal: [], last: lastMove || null, over,
+      outcome: over ? (frame.outcome || { scores: match.scores, winners: match.winners }) : null,
+    });
+    $("replay-move").textContent = lastMove
+      ? `Move ${frame.seq}: ${names[lastMove.seat] || `Seat ${lastMove.seat + 1}`} played ${describeAction(lastMove.action)}.`
+      : "The deal, before anyone has moved.";
+  }
+
+  // The address follows the stepper once the visitor steps or chooses a seat (or came with
+  // ?move=); the "link to this move" always points at what is shown.
+  let following = place.move !== null || place.seat !== null;
+  function remember() {
+    const url = placeUrl(step, perspective);
+    if (following) window.history.replaceState(null, "", url);
+    $("replay-link").href = url.pathname + url.search;
+  }
+
+  async function show(target, { user = true } = {}) {
+    if (user) following = true;
     step = Math.max(0, Math.min(last, target));
     range.value = String(step);
     $("replay-pos").textContent = `Move ${step} of ${last}`;
@@ -90,26 +191,24 @@ async function setupReplay(match, names) {
       const kind = button.dataset.step;
       button.disabled = (kind === "first" || kind === "back") ? step === 0 : step === last;
     }
+    remember();
     const wanted = step;
     try {
-      if (!cache.has(wanted)) cache.set(wanted, get(`${base}/replay/${wanted}`));
-      const frame = await cache.get(wanted);
+      const frame = await frameAt(wanted);
       if (wanted !== step) return;
-      // The server sends the full state as "view" and each seat's view as "views"; renderers
-      // draw views, so use a seat's view (the same for every seat in a perfect-information game).
-      const view = Array.isArray(frame.views) && frame.views.length ? frame.views[0] : frame.view;
-      const move = actions.find((a) => a.seq === wanted) || (wanted > 0 ? actions[wanted - 1] : null);
-      table.update({
-        type: "state", match_id: matchId, seq: wanted, view, to_act: [], legal: [],
-        last: move && wanted > 0 ? { seat: move.seat, action: move.action } : null,
-        over: wanted === last,
-        outcome: wanted === last ? { scores: match.scores, winners: match.winners } : null,
-      });
+      draw(frame);
+      if (wanted < last) frameAt(wanted + 1).catch(() => {}); // the next step is ready at once
     } catch (error) {
-      cache.delete(wanted);
       explain(`Could not load move ${wanted}: ${error.message}`);
     }
   }
+
+  range.max = String(last);
+  status.textContent = "";
+  status.hidden = true;
+  $("replay-controls").hidden = false;
+  $("replay-options").hidden = false;
+  mountTable();
 
   const moves = { first: () => 0, back: () => step - 1, next: () => step + 1, last: () => last };
   $("replay-controls").addEventListener("click", (event) => {
@@ -117,12 +216,20 @@ async function setupReplay(match, names) {
     if (kind) show(moves[kind]());
   });
   range.addEventListener("input", () => show(Number(range.value)));
-  $("replay").addEventListener("keydown", (event) => {
-    if (event.target === range) return;
-    if (event.key === "ArrowLeft") { event.preventDefault(); show(step - 1); }
-    if (event.key === "ArrowRight") { event.preventDefault(); show(step + 1); }
+  seatSelect.addEventListener("change", () => {
+    perspective = seatSelect.value === "" ? null : Number(seatSelect.value);
+    following = true;
+    mountTable();
+    remember();
+    if (shown && shown.seq === step) draw(shown);
+    else show(step);
   });
-  await show(last);
+  $("replay").addEventListener("keydown", (event) => {
+    if (event.target === range || event.target === seatSelect) return;
+    const keys = { ArrowLeft: () => step - 1, ArrowRight: () => step + 1, Home: () => 0, End: () => last };
+    if (keys[event.key]) { event.preventDefault(); show(keys[event.key]()); }
+  });
+  await show(step, { user: false });
 }
 
 // ---------------------------------------------------------------- start

@@ -1,0 +1,420 @@
+"""Per-game records and skill ratings (openskill's Plackett-Luce model: 2 to 6 seats, ties).
+
+A finished match is counted and rated in the transaction that stores its end
+(``movelog.finish_match`` calls :func:`record_match`), inside a savepoint: a failure there is
+logged and leaves the match uncounted and unrated, never loses the move.
+
+* Each player's record per game (``player_games``: played, won, lost, drawn) counts every
+  finished match they sat in, solo ones too; a draw is a win shared with another seat.
+
+* Every player starts at the model's default, mu 25, sigma 25/3: ordinal (mu - 3 sigma) 0.
+  The ordinal is what is shown and ranked; the trend is its change in the latest rated match.
+* Places come from the outcome: the winners share first place, the others follow by score,
+  higher first (every engine reports "higher is better"; ABspecken reports minus its
+  penalties), equal scores share a place.
+* Bots have fixed, published ratings per level (:data:`BOT_SKILLS`); they take part in the
+  update as opponents but never change. Matches with bots are marked (``matches.has_bots``).
+* A one-seat (solo) match, or one without a human, changes nothing.
+
+``python -m app.db.ratings rebuild`` recomputes every record and rating from the finished
+matches, in the order they finished (after changing a constant here, or to rate matches that
+finished before migration 0003).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.db.clock import iso
+from app.db.models import Match, MatchSeat, Player, PlayerGame, Rating, RatingChange
+
+log = logging.getLogger(__name__)
+
+MODEL = PlackettLuce()
+RECENT = 10  # rating points per game in a player's stats (a trend line)
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    def to_json(self) -> dict[str, float]:
+        return {"mu": round(self.mu, 3), "sigma": round(self.sigma, 3), "ordinal": shown(self)}
+
+
+NEWCOMER = Skill(MODEL.mu, MODEL.sigma)
+
+#: The published ratings of the server's bots, by level; fixed, never updated.
+BOT_SKILLS: dict[str, Skill] = {
+    "easy": Skill(16.0, 1.0),  # ordinal 13: plays a random legal move
+    "normal": Skill(22.0, 1.0),  # ordinal 19
+    "hard": Skill(28.0, 1.0),  # ordinal 25
+}
+
+
+def shown(skill: Skill) -> float:
+    return round(skill.ordinal, 2)
+
+
+def bot_skill(level: str | None) -> Skill:
+    return BOT_SKILLS.get(level or "", BOT_SKILLS["normal"])
+
+
+# -- the pure part --------------------------------------------------------------------------
+def places(outcome: Mapping[str, Any], seats: int) -> list[int]:
+    """Each seat's place, 1 = best: winners share 1, the rest by score (higher first)."""
+    winners = set(outcome.get("winners") or [])
+    scores = list(outcome.get("scores") or [])
+    scores += [0.0] * (seats - len(scores))
+
+    def key(seat: int) -> tuple[int, float]:
+        return (0 if seat in winners else 1, -float(scores[seat] or 0))
+
+    keys = [key(seat) for seat in range(seats)]
+    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
+
+
+def rate(skills: Sequence[Skill], ranks: Sequence[int], fixed: Sequence[bool]) -> list[Skill]:
+    """New skills after one match; ``fixed`` seats (bots) and solo matches stay as they were."""
+    if len(skills) < 2 or all(fixed):
+        return list(skills)
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+    rated = MODEL.rate(teams, ranks=list(ranks))
+    return [
+        old if fixed[i] else Skill(float(rated[i][0].mu), float(rated[i][0].sigma))
+        for i, old in enumerate(skills)
+    ]
+
+
+# -- updating ---------------------------------------------------------------------------------
+async def record_match(
+    conn: AsyncConnection, match_id: int, outcome: Mapping[str, Any], at: datetime
+) -> None:
+    """Count and rate a match that has just finished, inside the caller's transaction."""
+    try:
+        async with conn.begin_nested():
+            await _count_and_rate(conn, match_id, outcome, at)
+    except Exception:  # records and ratings must never cost the move batch its commit
+        log.exception("could not count or rate match %s; it stays uncounted", match_id)
+
+
+async def _count_and_rate(
+    conn: AsyncConnection,
+    match_id: int,
+    outcome: Mapping[str, Any],
+    at: datetime,
+    *,
+    count: bool = True,
+) -> None:
+    game = await conn.scalar(select(Match.game).where(Match.id == match_id))
+    seats = (
+        await conn.execute(
+            select(MatchSeat.seat, MatchSeat.player_id, MatchSeat.bot)
+            .where(MatchSeat.match_id == match_id)
+            .order_by(MatchSeat.seat)
+        )
+    ).all()
+    humans = sorted({s.player_id for s in seats if s.player_id is not None})
+    if game is None or not humans:
+        return
+    if len(humans) != sum(1 for s in seats if s.player_id is not None):
+        log.warning("match %s seats one player twice; not counted", match_id)
+        return
+    if count:
+        await _count(conn, match_id, game, seats, outcome)
+    if len(seats) < 2:
+        return  # a solo match is never rated
+    current = await _lock_ratings(conn, game, humans, at)
+    skills = [current[s.player_id] if s.player_id is not None else bot_skill(s.bot) for s in seats]
+    fixed = [s.player_id is None for s in seats]
+    after = rate(skills, places(outcome, len(seats)), fixed)
+    for seat, old, new in zip(seats, skills, after, strict=True):
+        if seat.player_id is None:
+            continue
+        await conn.execute(
+            update(Rating)
+            .where(Rating.player_id == seat.player_id, Rating.game == game)
+            .values(
+                mu=new.mu,
+                sigma=new.sigma,
+                ordinal=new.ordinal,
+                matches=Rating.matches + 1,
+                last_delta=new.ordinal - old.ordinal,
+                last_match_id=match_id,
+                updated_at=at,
+            )
+        )
+        await conn.execute(
+            insert(RatingChange).values(
+                match_id=match_id,
+                seat=seat.seat,
+                player_id=seat.player_id,
+                game=game,
+                mu_before=old.mu,
+                sigma_before=old.sigma,
+                mu_after=new.mu,
+                sigma_after=new.sigma,
+                ordinal_before=old.ordinal,
+                ordinal_after=new.ordinal,
+                at=at,
+            )
+        )
+
+
+async def _count(
+    conn: AsyncConnection,
+    match_id: int,
+    game: str,
+    seats: Sequence[Any],
+    outcome: Mapping[str, Any],
+) -> None:
+    """Add the match to each seated player's record for the game (rows taken in player id
+    order, as the ratings are, so concurrent finishes never wait on each other in a circle)."""
+    winners = set(outcome.get("winners") or [])
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    for seat in sorted(seats, key=lambda s: s.player_id or 0):
+        if seat.player_id is None:
+            continue
+        won = seat.seat in winners
+        counts = {"won": int(won and len(winners) == 1), "lost": int(not won)}
+        counts["drawn"] = int(won and len(winners) > 1)
+        upsert = dialect.insert(PlayerGame).values(
+            player_id=seat.player_id, game=game, played=1, last_match_id=match_id, **counts
+        )
+        await conn.execute(
+            upsert.on_conflict_do_update(
+                index_elements=["player_id", "game"],
+                set_={
+                    "played": PlayerGame.played + 1,
+                    "won": PlayerGame.won + counts["won"],
+                    "lost": PlayerGame.lost + counts["lost"],
+                    "drawn": PlayerGame.drawn + counts["drawn"],
+                    "last_match_id": match_id,
+                },
+            )
+        )
+
+
+async def _lock_ratings(
+    conn: AsyncConnection, game: str, players: list[int], at: datetime
+) -> dict[int, Skill]:
+    """Each player's current skill, creating newcomers; rows locked (Postgres) in id order."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    await conn.execute(
+        dialect.insert(Rating).on_conflict_do_nothing(index_elements=["player_id", "game"]),
+        [
+            {
+                "player_id": player_id,
+                "game": game,
+                "mu": NEWCOMER.mu,
+                "sigma": NEWCOMER.sigma,
+                "ordinal": NEWCOMER.ordinal,
+                "matches": 0,
+                "last_delta": 0.0,
+                "updated_at": at,
+            }
+            for player_id in players
+        ],
+    )
+    rows = await conn.execute(
+        select(Rating.player_id, Rating.mu, Rating.sigma)
+        .where(Rating.game == game, Rating.player_id.in_(players))
+        .order_by(Rating.player_id)
+        .with_for_update()
+    )
+    return {r.player_id: Skill(r.mu, r.sigma) for r in rows}
+
+
+# Every player's record per game, counted again from the finished matches (migration 0003
+# fills the table with the same statement).
+RECORDS = """
+INSERT INTO player_games (player_id, game, played, won, lost, drawn, last_match_id)
+SELECT ms.player_id, m.game, count(*),
+       sum(CASE WHEN ms.winner AND NOT EXISTS (SELECT 1 FROM match_seats o
+           WHERE o.match_id = ms.match_id AND o.seat <> ms.seat AND o.winner) THEN 1 ELSE 0 END),
+       sum(CASE WHEN NOT ms.winner THEN 1 ELSE 0 END),
+       sum(CASE WHEN ms.winner AND EXISTS (SELECT 1 FROM match_seats o
+           WHERE o.match_id = ms.match_id AND o.seat <> ms.seat AND o.winner) THEN 1 ELSE 0 END),
+       max(m.id)
+FROM match_seats ms JOIN matches m ON m.id = ms.match_id
+WHERE ms.player_id IS NOT NULL AND m.status = 'finished' AND ms.winner IS NOT NULL
+GROUP BY ms.player_id, m.game
+"""
+
+
+async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
+    """Count every record again and rate all finished matches again, in the order they
+    finished; returns how many matches were rated."""
+    async with db.begin() as conn:
+        await conn.execute(delete(RatingChange))
+        await conn.execute(delete(Rating))
+        await conn.execute(delete(PlayerGame))
+        await conn.execute(text(RECORDS))
+    rated, after = 0, (None, 0)
+    while True:
+        async with db.begin() as conn:
+            query = select(Match.id, Match.outcome, Match.finished_at).where(
+                Match.status == "finished", Match.players > 1
+            )
+            if after[0] is not None:
+                query = query.where(
+                    (Match.finished_at > after[0])
+                    | ((Match.finished_at == after[0]) & (Match.id > after[1]))
+                )
+            rows = (
+                await conn.execute(query.order_by(Match.finished_at, Match.id).limit(batch))
+            ).all()
+            for row in rows:
+                await _count_and_rate(conn, row.id, row.outcome or {}, row.finished_at, count=False)
+        if not rows:
+            return rated
+        rated += len(rows)
+        after = (rows[-1].finished_at, rows[-1].id)
+
+
+# -- reading ----------------------------------------------------------------------------------
+def _rating_json(row: Any, rank: int | None = None) -> dict[str, Any]:
+    skill = Skill(row.mu, row.sigma)
+    return {
+        **skill.to_json(),
+        "rank": rank,
+        "matches": row.matches,
+        "trend": round(row.last_delta, 2),
+        "last_match_id": row.last_match_id,
+        "updated_at": iso(row.updated_at),
+    }
+
+
+def bots_json() -> dict[str, dict[str, float]]:
+    return {level: skill.to_json() for level, skill in BOT_SKILLS.items()}
+
+
+async def leaderboard(db: AsyncEngine, game: str, limit: int = 50) -> list[dict[str, Any]]:
+    """The best players of a game by ordinal (index ratings(game, ordinal)); ties share a rank."""
+    async with db.connect() as conn:
+        rows = (
+            await conn.execute(
+                select(Rating.__table__, Player.name)
+                .join(Player, Player.id == Rating.player_id)
+                .where(Rating.game == game)
+                .order_by(Rating.ordinal.desc(), Rating.player_id)
+                .limit(limit)
+            )
+        ).all()
+    board: list[dict[str, Any]] = []
+    for position, row in enumerate(rows, start=1):
+        tied = board and rows[position - 2].ordinal == row.ordinal
+        rank = board[-1]["rank"] if tied else position
+        board.append({"player": {"id": row.player_id, "name": row.name}, **_rating_json(row, rank)})
+    return board
+
+
+async def player_ratings(conn: AsyncConnection, player_id: int) -> dict[str, dict[str, Any]]:
+    """A player's rating in each game they are rated in: rank among the game's players, trend,
+    and the ordinal after each of their latest rated matches (oldest first)."""
+    rows = (await conn.execute(select(Rating.__table__).where(Rating.player_id == player_id))).all()
+    result: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        above = await conn.scalar(
+            select(func.count())
+            .select_from(Rating)
+            .where(Rating.game == row.game, Rating.ordinal > row.ordinal)
+        )
+        rated = await conn.scalar(
+            select(func.count()).select_from(Rating).where(Rating.game == row.game)
+        )
+        recent = (
+            await conn.execute(
+                select(
+                    RatingChange.match_id,
+                    RatingChange.ordinal_before,
+                    RatingChange.ordinal_after,
+                    RatingChange.at,
+                    Match.has_bots,
+                )
+                .join(Match, Match.id == RatingChange.match_id)
+                .where(RatingChange.player_id == player_id, RatingChange.game == row.game)
+                .order_by(RatingChange.match_id.desc())
+                .limit(RECENT)
+            )
+        ).all()
+        result[row.game] = {
+            **_rating_json(row, int(above or 0) + 1),
+            "rated_players": int(rated or 0),
+            "recent": [
+                {
+                    "match_id": r.match_id,
+                    "ordinal": round(r.ordinal_after, 2),
+                    "delta": round(r.ordinal_after - r.ordinal_before, 2),
+                    "has_bots": r.has_bots,
+                    "at": iso(r.at),
+                }
+                for r in reversed(recent)
+            ],
+        }
+    return result
+
+
+async def seat_changes(
+    conn: AsyncConnection, match_ids: Sequence[int]
+) -> dict[tuple[int, int], dict[str, float]]:
+    """``(match_id, seat) -> {"before", "after", "delta"}`` (ordinals) for rated human seats."""
+    if not match_ids:
+        return {}
+    rows = await conn.execute(
+        select(
+            RatingChange.match_id,
+            RatingChange.seat,
+            RatingChange.ordinal_before,
+            RatingChange.ordinal_after,
+        ).where(RatingChange.match_id.in_(list(match_ids)))
+    )
+    return {
+        (r.match_id, r.seat): {
+            "before": round(r.ordinal_before, 2),
+            "after": round(r.ordinal_after, 2),
+            "delta": round(r.ordinal_after - r.ordinal_before, 2),
+        }
+        for r in rows
+    }
+
+
+def main(argv: Sequence[str]) -> int:
+    if list(argv) != ["rebuild"]:
+        print("usage: python -m app.db.ratings rebuild", file=sys.stderr)
+        return 2
+
+    async def run() -> int:
+        from app.db.engine import make_engine
+        from app.db.migrate import upgrade_to_head
+        from app.settings import get_settings
+
+        db = make_engine(get_settings().database_url)
+        try:
+            await upgrade_to_head(db)
+            return await rebuild(db)
+        finally:
+            await db.dispose()
+
+    print(f"rated {asyncio.run(run())} finished matches")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

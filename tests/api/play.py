@@ -1,0 +1,120 @@
+"""Whole matches played over real sockets, for the history, rating and replay tests.
+
+Each human seat plays a random legal action (from a seeded generator) whenever it may act;
+bot seats are the server's own bots (they move at once on the test server).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from tests.clients import Guest, RoomSocket
+
+
+@dataclass
+class Played:
+    match_id: int
+    room_id: str
+    final: dict[str, Any]
+    summary: dict[str, Any]
+    seen: dict[int, dict[int, dict[str, Any]]]  # seat -> seq -> the state message it got
+
+
+def open_table(
+    humans: list[Guest], game: str, bots: tuple[str, ...] = (), **options: Any
+) -> tuple[str, dict[int, RoomSocket]]:
+    """A room of ``game`` with ``humans`` in the first seats and ``bots`` after them, every
+    human connected; not started yet."""
+    host = humans[0]
+    room_id = host.create_room(game, len(humans) + len(bots), **options)["id"]
+    for seat, human in enumerate(humans):
+        human.post(f"/api/rooms/{room_id}/seats/{seat}").raise_for_status()
+    for offset, level in enumerate(bots):
+        seat = len(humans) + offset
+        host.post(f"/api/rooms/{room_id}/seats/{seat}/bot", {"level": level}).raise_for_status()
+    sockets = {}
+    for seat, human in enumerate(humans):
+        sockets[seat] = human.socket(room_id)
+        sockets[seat].expect("hello")
+    return room_id, sockets
+
+
+def start(host: Guest, room_id: str) -> int:
+    answer = host.post(f"/api/rooms/{room_id}/start")
+    assert answer.status_code == 200, answer.text
+    return answer.json()["match_id"]
+
+
+def drive(
+    sockets: dict[int, RoomSocket], rng: random.Random, *, timeout: float = 90
+) -> dict[str, Any]:
+    """Every human seat plays a random legal action when it may, until the match is over."""
+    deadline = time.monotonic() + timeout
+    acted: dict[int, int] = {}
+    while time.monotonic() < deadline:
+        idle = True
+        for seat, sock in sockets.items():
+            try:
+                message = sock.recv(0)
+            except TimeoutError:
+                continue
+            idle = False
+            if message["type"] != "state":
+                continue
+            if message["over"]:
+                return message
+            if message["legal"] and acted.get(seat) != message["seq"]:
+                acted[seat] = message["seq"]
+                sock.act(rng.choice(message["legal"]), seq=message["seq"])
+        if idle:
+            time.sleep(0.002)
+    raise TimeoutError("the match did not finish in time")
+
+
+def play_match(
+    humans: list[Guest],
+    game: str,
+    bots: tuple[str, ...] = (),
+    *,
+    seed: int = 0,
+    **options: Any,
+) -> Played:
+    room_id, sockets = open_table(humans, game, bots, **options)
+    try:
+        match_id = start(humans[0], room_id)
+        final = drive(sockets, random.Random(seed))
+    finally:
+        for sock in sockets.values():
+            sock.close()
+    assert final["match_id"] == match_id
+    seen = {
+        seat: {m["seq"]: m for m in sock.received if m["type"] == "state"}
+        for seat, sock in sockets.items()
+    }
+    return Played(match_id, room_id, final, wait_finished(humans[0].http, match_id), seen)
+
+
+def wait_finished(http: httpx.Client, match_id: int, timeout: float = 10) -> dict[str, Any]:
+    """The match's summary once the server has stored its end."""
+    deadline = time.monotonic() + timeout
+    while True:
+        summary = http.get(f"/api/matches/{match_id}").json()
+        if summary["status"] == "finished" or time.monotonic() > deadline:
+            return summary
+        time.sleep(0.05)
+
+
+def play_bots(host: Guest, game: str, levels: tuple[str, ...], **options: Any) -> int:
+    """A match between the server's bots only; returns its id once finished."""
+    room_id = host.create_room(game, len(levels), **options)["id"]
+    for seat, level in enumerate(levels):
+        host.post(f"/api/rooms/{room_id}/seats/{seat}/bot", {"level": level}).raise_for_status()
+    match_id = start(host, room_id)
+    summary = wait_finished(host.http, match_id, timeout=60)
+    assert summary["status"] == "finished", summary
+    return match_id
