@@ -518,7 +518,7 @@ export function mount(root, ctx) {
             seats.map((s) => el("th", { scope: "col", class: "num" }, plainName(s))))),
           el("tbody", {}, rounds.map((r) => el("tr", {},
             el("td", {}, String(r.round)),
-            seats.map((s) => el("td", { class: "num" }, signedOrZero(r.points[s]),
+            seats.map((s) => el("td", { class: "num" }, signedOrZero(r.scores[s]),
               el("span", { class: "muted" }, ` (total ${r.totals[s]})`))))))))));
   }
 

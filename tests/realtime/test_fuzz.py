@@ -13,7 +13,11 @@ from hypothesis import strategies as st
 from tests.clients import Guest, RoomSocket
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30),
     lambda children: (
         st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
     ),
