@@ -11,6 +11,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,9 @@ def fresh_database(tmp_dir: Path) -> Iterator[str]:
 
 
 def _admin(dsn: str, statement: str) -> None:
+    """Run one statement on its own thread: a test may already run an event loop here
+    (Playwright's sync API does), and asyncio.run refuses to nest."""
+
     async def run() -> None:
         connection = await asyncpg.connect(dsn)
         try:
@@ -55,7 +59,8 @@ def _admin(dsn: str, statement: str) -> None:
         finally:
             await connection.close()
 
-    asyncio.run(run())
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        worker.submit(asyncio.run, run()).result()
 
 
 @dataclass

@@ -8,6 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.rooms.errors import RoomError
 
@@ -36,7 +37,29 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+class RefuseNulBytes:
+    """No database stores a NUL in text, so a request with one in its path or query is
+    refused here with a 400 instead of failing deep inside a query."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            raw = scope.get("raw_path") or scope.get("path", "").encode()
+            if b"\x00" in raw or b"%00" in raw or b"%00" in scope.get("query_string", b""):
+                if scope["type"] == "http":
+                    response = error_response(400, "bad_request", "The address holds a NUL byte.")
+                    await response(scope, receive, send)
+                else:
+                    await send({"type": "websocket.close", "code": 1008})
+                return
+        await self.app(scope, receive, send)
+
+
 def install(app: FastAPI) -> None:
+    app.add_middleware(RefuseNulBytes)
+
     @app.exception_handler(ApiError)
     async def api_error(_: Request, error: ApiError) -> JSONResponse:
         return error_response(error.status, error.code, error.message)

@@ -59,6 +59,8 @@ def parse(frame: str | bytes) -> ClientMessage:
         if not isinstance(text, str) or not text.strip():
             raise BadMessage("A chat message needs some text.")
         text = text.strip()
+        if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
+            raise BadMessage("A chat message cannot hold control characters.")
         if len(text) > MAX_CHAT:
             raise BadMessage(f"A chat message holds at most {MAX_CHAT} characters.")
         return ChatMessage(text)

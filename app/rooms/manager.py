@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import uuid
 from collections.abc import Mapping
@@ -32,6 +33,8 @@ from games import REGISTRY, IllegalAction, InvalidOptions, MalformedAction
 from games.base import Action, Seat
 
 log = logging.getLogger(__name__)
+
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what secrets.token_urlsafe makes
 
 
 class RoomManager:
@@ -63,6 +66,8 @@ class RoomManager:
         runtime = self._runtimes.get(room_id)
         if runtime is not None:
             return runtime
+        if not ROOM_ID.fullmatch(room_id):
+            raise not_found("room")
         lock = self._loading.setdefault(room_id, asyncio.Lock())
         async with lock:
             runtime = self._runtimes.get(room_id)

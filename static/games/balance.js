@@ -484,8 +484,9 @@ export function mount(root, ctx) {
       else if (won.includes(ctx.seat)) headline = "A shared win: you are among the winners!";
       else headline = `A shared win: ${won.map(plainName).join(" and ")}.`;
       const text = DECISIONS[reason] || "";
+      const you = won.length === 1 && won[0] === ctx.seat;
       detail = reason === "win" || reason === "last_survivor"
-        ? `${won.map(who).join(", ")} ${text}.`
+        ? `${won.map(who).join(", ")} ${you ? text.replace(/^is /, "are ") : text}.`
         : text;
       detail += ` ${plural(view.rounds.length, "round")} played.`;
     }

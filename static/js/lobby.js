@@ -7,7 +7,8 @@ import { get, post } from "./api.js";
 import { el, fill, say } from "./dom.js";
 import { loadGames } from "./games.js";
 import { hostName, seatName, spectatorCount } from "./names.js";
-import { askForName, currentPlayer, whoAmI } from "./session.js";
+import { askForName, needName } from "./session.js";
+import { setupPlayNow } from "./playnow.js";
 
 const REFRESH_MS = 5000;
 const $ = (id) => document.getElementById(id);
@@ -136,12 +137,7 @@ async function createRoom(event) {
     bad.focus();
     return;
   }
-  await whoAmI();
-  if (!currentPlayer()) {
-    say(error, "Choose a name first (at the top of the page), then create the room.");
-    askForName();
-    return;
-  }
+  if (!(await needName(error, "create the room"))) return;
   const button = $("create-button");
   button.disabled = true;
   say(error, "");
@@ -151,6 +147,7 @@ async function createRoom(event) {
       seats: Number.parseInt($("seats-input").value, 10),
       options: readOptions(game),
       private: $("private-input").checked,
+      table: readTable(),
     });
     window.location.assign(`/rooms/${encodeURIComponent(room.id)}`);
   } catch (failure) {
@@ -158,6 +155,17 @@ async function createRoom(event) {
     if (failure.status === 401) askForName();
     button.disabled = false;
   }
+}
+
+// The room's table settings (turn timer, seat hold, what happens to an absent player).
+function readTable() {
+  const turn = Number.parseInt($("turn-input").value, 10) || 0;
+  return {
+    turn_seconds: turn,
+    clock: turn > 0 && $("clock-input").checked,
+    seat_hold_seconds: Number.parseInt($("hold-input").value, 10) || 60,
+    on_absent: $("absent-select").value,
+  };
 }
 
 function labelOf(input) {
@@ -184,5 +192,6 @@ async function setupForm() {
 // ---------------------------------------------------------------- start
 $("rooms-refresh").addEventListener("click", refreshRooms);
 setupForm().then(refreshRooms);
+setupPlayNow();
 setInterval(() => { if (!document.hidden) refreshRooms(); }, REFRESH_MS);
 document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshRooms(); });

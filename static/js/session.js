@@ -21,6 +21,16 @@ export function currentPlayer() { return player; }
 // Resolves to the player, or null when the visitor has not chosen a name yet.
 export function whoAmI() { return known; }
 
+// For an action that needs a name: true when signed in; otherwise explains in `errorNode`,
+// brings the name form into view and answers false.
+export async function needName(errorNode, what) {
+  await known;
+  if (player) return true;
+  say(errorNode, `Choose a name first (at the top of the page), then ${what}.`);
+  askForName();
+  return false;
+}
+
 // Bring the name form into view and focus it (pages call this when an action needs a name).
 export function askForName() {
   const input = document.getElementById("name-input");

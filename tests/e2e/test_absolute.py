@@ -19,6 +19,8 @@ from datetime import UTC, datetime, timedelta
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from tests.e2e.visitors import sign_in, visitor
+
 MATCH_DEADLINE_S = 150
 TABLE = ".abs-table"
 OUTCOME = "[data-testid=outcome]"
@@ -27,20 +29,6 @@ MINUS = "\u2212"
 
 def unique(name: str) -> str:
     return f"{name} {uuid.uuid4().hex[:4]}"
-
-
-def sign_in(page: Page, name: str) -> None:
-    expect(page.locator("#name-form")).to_be_visible()
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
-    expect(page.locator("#session-link")).to_have_text(name)
-
-
-def visitor(new_page: Callable[..., Page], name: str, path: str = "/", **kwargs: object) -> Page:
-    page = new_page(**kwargs)
-    page.goto(path)
-    sign_in(page, name)
-    return page
 
 
 def create_room(page: Page, seats: int, turn_limit: int) -> str:

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e.visitors import visitor
+
 GAME_DEADLINE_S = 120
 TABLE = ".abspecken"
 OUTCOME = f"{TABLE} [data-testid=outcome]"
@@ -21,20 +23,6 @@ OUTCOME = f"{TABLE} [data-testid=outcome]"
 
 def unique(name: str) -> str:
     return f"{name} {uuid.uuid4().hex[:4]}"
-
-
-def sign_in(page: Page, name: str) -> None:
-    expect(page.locator("#name-form")).to_be_visible()
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
-    expect(page.locator("#session-link")).to_have_text(name)
-
-
-def visitor(new_page: Callable[..., Page], name: str, path: str = "/", **kwargs: object) -> Page:
-    page = new_page(**kwargs)
-    page.goto(path)
-    sign_in(page, name)
-    return page
 
 
 def create_room(page: Page, seats: int, end_threshold: int) -> str:

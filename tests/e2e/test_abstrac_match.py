@@ -11,28 +11,14 @@ from collections.abc import Callable
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from tests.e2e.visitors import sign_in, visitor
+
 MATCH_DEADLINE_S = 180
 OUTCOME = "[data-testid=outcome]"
 
 
 def unique(name: str) -> str:
     return f"{name} {uuid.uuid4().hex[:4]}"
-
-
-def sign_in(page: Page, name: str) -> None:
-    """Choose a name in the header form (the server sets the session cookie)."""
-    expect(page.locator("#name-form")).to_be_visible()
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
-    expect(page.locator("#session-link")).to_have_text(name)
-    expect(page.locator("#name-form")).to_be_hidden()
-
-
-def visitor(new_page: Callable[..., Page], name: str, path: str = "/", **kwargs: object) -> Page:
-    page = new_page(**kwargs)
-    page.goto(path)
-    sign_in(page, name)
-    return page
 
 
 def create_abstrac_room(page: Page, target: int) -> str:

@@ -17,6 +17,8 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
+from tests.e2e.visitors import sign_in, visitor
+
 GAME_DEADLINE_S = 180
 PASSES_CHECKED = 8  # Bob's first passes are checked on every screen, later ones in the messages
 PLAYS_CHECKED = 15  # Alice's first plays compare the lit stacks with the server's legal actions
@@ -31,20 +33,6 @@ def unique(name: str) -> str:
 
 def card_text(card: str) -> str:
     return card[:-1] + SUITS[card[-1]]
-
-
-def sign_in(page: Page, name: str) -> None:
-    expect(page.locator("#name-form")).to_be_visible()
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
-    expect(page.locator("#session-link")).to_have_text(name)
-
-
-def visitor(new_page: Callable[..., Page], name: str, path: str = "/", **kwargs: Any) -> Page:
-    page = new_page(**kwargs)
-    page.goto(path)
-    sign_in(page, name)
-    return page
 
 
 def record_states(page: Page) -> list[dict[str, Any]]:
