@@ -35,6 +35,12 @@ export function hostName(room) {
   return seat ? seat.player.name : null;
 }
 
+// The spectators' names, when the room lists them ({id, name} each).
+export function spectatorNames(room) {
+  const value = room && room.spectators;
+  return Array.isArray(value) ? value.map((s) => s.name) : [];
+}
+
 export function spectatorCount(room) {
   const value = room && room.spectators;
   if (Array.isArray(value)) return value.length;

@@ -5,7 +5,7 @@
 import { del, get, post } from "./api.js";
 import { el, fill, formatClock, say } from "./dom.js";
 import { gameTitle } from "./games.js";
-import { hostId, seatLabel, seatName, seatPlayerId, spectatorCount } from "./names.js";
+import { hostId, seatLabel, seatName, seatPlayerId, spectatorCount, spectatorNames } from "./names.js";
 import { askForName, signedIn } from "./session.js";
 import { openRoom } from "./table.js";
 
@@ -57,7 +57,8 @@ function renderRoom(next) {
   $("room-status").textContent = STATUS_TEXT[room.status] || room.status;
   $("room-status").className = `badge badge-${room.status}`;
   const watching = spectatorCount(room);
-  $("room-spectators").textContent = `${watching} watching`;
+  const names = spectatorNames(room);
+  $("room-spectators").textContent = `${watching} watching` + (names.length ? `: ${names.join(", ")}` : "");
   renderSeats();
   renderActions();
   if (!started) renderWaiting();

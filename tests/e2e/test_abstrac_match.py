@@ -111,7 +111,7 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
     expect(carol.locator(".abstrac")).to_be_visible()
     expect(carol.locator(".ab-status")).to_have_text(re.compile(r"chooses|to play"))
     expect(carol.locator("#seat-list")).to_contain_text(alice_name)
-    expect(alice.locator("#room-spectators")).to_have_text("1 watching")
+    expect(alice.locator("#room-spectators")).to_have_text(f"1 watching: {carol_name}")
     assert_no_controls(carol)
 
     # The non-dealer is asked to choose the order; the dealer waits for them.
