@@ -22,6 +22,7 @@ here.
 from __future__ import annotations
 
 import importlib
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -101,6 +102,21 @@ class GameBots:
     playout_depth: int = 400
     widening: float = 2.0
     trust: float = 0.1
+
+
+def round_stage(state: State) -> int:
+    """``GameBots.stage`` for games that count their rounds in ``state["round"]``."""
+    return int(state["round"])
+
+
+def margin_utilities(standing: Sequence[float], scale: float) -> list[float]:
+    """Each seat's utility in [0, 1]: a logistic of its margin over its best rival, for a
+    ``GameBots.evaluate`` whose standings are better when higher."""
+    utilities = []
+    for seat, mine in enumerate(standing):
+        rival = max((s for other, s in enumerate(standing) if other != seat), default=mine)
+        utilities.append(1.0 / (1.0 + math.exp(-(mine - rival) / scale)))
+    return utilities
 
 
 def _random_policy(info: InfoSet, rng: random.Random) -> Action:

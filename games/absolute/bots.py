@@ -37,7 +37,7 @@ from games.absolute.cards import (
 )
 from games.absolute.scoring import hand_penalty, score_set
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet
+from games.bots import GameBots, InfoSet, margin_utilities, round_stage
 
 SET_BONUS = 4.0
 """For each of a seat's first three sets: they are what going out needs."""
@@ -251,22 +251,14 @@ def evaluate(state: State) -> list[float]:
         round_score = sum(scores[s["id"]] for s in sets) - hand_penalty(state["hands"][seat])
         progress = 1.5 * min(len(sets), SETS_TO_GO_OUT)
         standing.append(state["totals"][seat] + round_score + progress)
-    utilities = []
-    for seat, mine in enumerate(standing):
-        rival = max(s for other, s in enumerate(standing) if other != seat)
-        utilities.append(1.0 / (1.0 + math.exp(-(mine - rival) / SCALE)))
-    return utilities
-
-
-def stage(state: State) -> int:
-    return int(state["round"])
+    return margin_utilities(standing, SCALE)
 
 
 BOTS = GameBots(
     normal=normal,
     rollout=rollout,
     evaluate=evaluate,
-    stage=stage,
+    stage=round_stage,
     exploration=0.5,
     playout_depth=24,
 )

@@ -28,7 +28,7 @@ from games.abspecken import phases
 from games.abspecken.actions import sums_for
 from games.abspecken.cards import VALUES, counts_of, pile_points
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet
+from games.bots import GameBots, InfoSet, margin_utilities, round_stage
 
 PIGGY_TOP_AT_MOST = 3
 """Add the Piggy die only while the card it might take back is this low."""
@@ -206,22 +206,14 @@ def evaluate(state: State) -> list[float]:
     ]
     leader = min(left)
     projected = [state["totals"][seat] + left[seat] - leader for seat in range(players)]
-    utilities = []
-    for seat, mine in enumerate(projected):
-        rival = min(p for other, p in enumerate(projected) if other != seat)
-        utilities.append(1.0 / (1.0 + math.exp(-(rival - mine) / SCALE)))
-    return utilities
-
-
-def stage(state: State) -> int:
-    return int(state["round"])
+    return margin_utilities([-p for p in projected], SCALE)  # fewer penalty points lead
 
 
 BOTS = GameBots(
     normal=normal,
     rollout=rollout,
     evaluate=evaluate,
-    stage=stage,
+    stage=round_stage,
     exploration=0.5,
     playout_depth=10,
 )

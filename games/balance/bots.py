@@ -26,7 +26,7 @@ from collections import Counter
 from games.balance.cards import VALUE, Card, build_pack, is_joker
 from games.balance.scoring import LIMIT, play_result
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet
+from games.bots import GameBots, InfoSet, round_stage
 
 RISK = 0.9
 COMPLEMENT = 0.35
@@ -184,15 +184,11 @@ def evaluate(state: State) -> list[float]:
     return utilities
 
 
-def stage(state: State) -> int:
-    return int(state["round"])
-
-
 BOTS = GameBots(
     normal=normal,
     rollout=rollout,
     evaluate=evaluate,
-    stage=stage,
+    stage=round_stage,
     exploration=0.5,
     playout_depth=12,
 )

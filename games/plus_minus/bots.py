@@ -17,14 +17,13 @@ the move that most raises its own score against the average opponent:
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet
+from games.bots import GameBots, InfoSet, margin_utilities, round_stage
 from games.plus_minus.cards import ACE, DECK, FIVE, KING, POINTS, RANK, TEN
 
 STACKS = ("plus", "minus")
@@ -248,22 +247,14 @@ def evaluate(state: State) -> list[float]:
         minus = sum(POINTS[c] for c in state["minus"][seat])
         hand = sum(POINTS[c] for c in state["hands"][seat])
         scores.append(state["totals"][seat] + plus - minus - hand_weight * hand)
-    utilities = []
-    for seat, mine in enumerate(scores):
-        rival = max(s for other, s in enumerate(scores) if other != seat)
-        utilities.append(1.0 / (1.0 + math.exp(-(mine - rival) / SCALE)))
-    return utilities
-
-
-def stage(state: State) -> int:
-    return int(state["round"])
+    return margin_utilities(scores, SCALE)
 
 
 BOTS = GameBots(
     normal=normal,
     rollout=rollout,
     evaluate=evaluate,
-    stage=stage,
+    stage=round_stage,
     exploration=0.5,
     playout_depth=30,
 )
