@@ -87,15 +87,21 @@ PROBE_JS = """() => {
 }"""
 
 
-def act_once(page: Page, *, keyboard: bool = False) -> str | None:
-    """Make one move if this player has one; returns what was done (None: nothing to do).
+DECISION_MOVES = frozenset({"option", "discard", "cannot"})
+
+
+def act_once(
+    page: Page, *, keyboard: bool = False, hold: frozenset[str] = frozenset()
+) -> str | None:
+    """Make one move if this player has one and it is not of a kind in ``hold``; returns what
+    was done (None: nothing).
 
     Picks and refills take the highest values still in the piles; a decision takes the
     last listed discard (or declares "cannot"); gifts and takes go to the first choice.
     """
     try:
         found = page.evaluate(NEXT_MOVE_JS)
-        if not found:
+        if not found or found["kind"] in hold:
             return None
         target = page.locator(f"{TABLE} .spk-mine [data-focus='{found['focus']}']")
         press(page, target, keyboard)
@@ -159,6 +165,7 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     ).to_be_visible()
     assert carol.locator(f"{TABLE} button").count() == 0
 
+    alice_committed_on_bob = alice_on_bob.locator("[data-testid=committed]")
     checked_lights = checked_secret = False
     seen_piggy = False
     done: dict[str, int] = {}
@@ -175,17 +182,21 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
         if move:
             done[move] = done.get(move, 0) + 1
             acted = True
-            bob_deciding = bob.locator(
-                f"{TABLE} .spk-mine .spk-option, {TABLE} [data-testid=cannot]"
-            )
-            if move == "discard" and not checked_secret and bob_deciding.count():
-                # Alice has decided and Bob not yet: Bob sees that she decided, not what.
-                expect(alice_on_bob.locator("[data-testid=committed]")).to_have_text("Decided ✓")
+            if move in ("discard", "cannot") and not checked_secret:
+                # Alice has decided and Bob, holding back, not yet: he sees that she decided,
+                # not what.
+                expect(
+                    bob.locator(f"{TABLE} .spk-mine .spk-option, {TABLE} [data-testid=cannot]")
+                ).not_to_have_count(0)
+                expect(alice_committed_on_bob).to_have_text("Decided ✓")
                 assert alice_on_bob.locator(".spk-player-did").count() == 0
                 assert carol.locator(f"{TABLE} .spk-player-did").count() == 0
                 assert carol.locator(f"{TABLE} button").count() == 0
                 checked_secret = True
-        move = act_once(bob, keyboard=True)
+        # Until that check is done, Bob decides only after Alice has.
+        alice_decided = alice_committed_on_bob.all_inner_texts() == ["Decided ✓"]
+        hold = DECISION_MOVES if not (checked_secret or alice_decided) else frozenset()
+        move = act_once(bob, keyboard=True, hold=hold)
         if move:
             done[f"bob-{move}"] = done.get(f"bob-{move}", 0) + 1
             acted = True
@@ -246,7 +257,8 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     alice.click("#replay-controls [data-step=back]")
     expect(alice.locator(f"#replay-table {OUTCOME}")).to_be_hidden()
     expect(alice.locator(f"#replay-table {TABLE} .spk-player")).to_have_count(3)
-    expect(alice.locator(f"#replay-table {TABLE} .spk-minis").first).to_be_visible()
+    # every hand is drawn card by card (possibly empty by now), none as backs
+    expect(alice.locator(f"#replay-table {TABLE} .spk-minis:not(.spk-discards)")).to_have_count(3)
     assert alice.locator(f"#replay-table {TABLE} .spk-back").count() == 0
     alice.click("#replay-controls [data-step=first]")
     expect(alice.locator("#replay-pos")).to_have_text(re.compile(r"Move 0 of \d+"))
