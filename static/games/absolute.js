@@ -266,6 +266,10 @@ export function mount(root, ctx) {
   };
   const who = (seat) => (seat === ctx.seat ? "You" : name(seat));
   const seated = () => ctx.seat !== null && ctx.seat !== undefined;
+  // Orientation (ctx.perspective): the viewer's own seat, or the seat a spectator follows, is
+  // the zone at the bottom; the other zones follow it in seat order. Identity stays ctx.seat.
+  const bottomSeat = () => ctx.perspective ?? ctx.seat ?? 0;
+  const followed = (seat) => !seated() && seat === bottomSeat();
   const myHand = () => (seated() && Array.isArray(view().hand) ? view().hand : []);
   const myTurn = () => seated() && !isOver() && view().turn === ctx.seat;
   const players = () => view().players || view().hand_counts.length;
@@ -649,7 +653,7 @@ export function mount(root, ctx) {
       const turn = !isOver() && v.turn === seat;
       const deadline = deadlines[String(seat)] || deadlines[seat];
       chips.push(el("li", {
-        class: "abs-chip" + (turn ? " is-turn" : "") + (seat === ctx.seat ? " is-me" : "") + (v.went_out[seat] ? " is-out" : ""),
+        class: "abs-chip" + (turn ? " is-turn" : "") + (seat === ctx.seat ? " is-me" : "") + (followed(seat) ? " is-followed" : "") + (v.went_out[seat] ? " is-out" : ""),
         dataset: { seat },
       },
       el("span", { class: "abs-chip-name" }, name(seat)),
@@ -887,7 +891,7 @@ export function mount(root, ctx) {
     if (!v.went_out[seat] && sets.length >= SETS_TO_GO_OUT) goal = "can go out";
     else if (!v.went_out[seat] && seat === me) goal = `${SETS_TO_GO_OUT - sets.length} more to go out`;
     return el("div", {
-      class: "abs-zone" + (seat === me ? " is-me" : "") + (!isOver() && v.turn === seat ? " is-turn" : ""),
+      class: "abs-zone" + (seat === me ? " is-me" : "") + (followed(seat) ? " is-followed" : "") + (!isOver() && v.turn === seat ? " is-turn" : ""),
       dataset: { seat },
     },
     el("div", { class: "abs-zone-head" },
@@ -908,15 +912,11 @@ export function mount(root, ctx) {
 
   function renderZones() {
     const n = players();
-    const me = seated() ? ctx.seat : null;
-    const others = [];
-    for (let i = 1; i <= n; i += 1) {
-      const seat = ((me ?? n - 1) + i) % n;
-      if (seat !== me) others.push(seat);
-    }
+    const bottom = bottomSeat();
+    const others = Array.from({ length: n - 1 }, (_, i) => (bottom + 1 + i) % n);
     fill(ui.others, others.map(zone));
-    fill(ui.mine, me === null ? null : zone(me));
-    ui.mine.hidden = me === null;
+    fill(ui.mine, zone(bottom));
+    ui.mine.setAttribute("aria-label", seated() ? "Your sets" : `${name(bottom)}'s sets`);
   }
 
   function renderSwap() {

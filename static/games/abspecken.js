@@ -70,10 +70,13 @@ export function mount(root, ctx) {
   const isOver = () => Boolean(msg.over || v().phase === "over");
   const colourOf = (value) => (v().colours && v().colours[String(value)]) || "";
   const toAct = () => v().to_act || msg.to_act || [];
+  // Orientation (ctx.perspective): the viewer's own seat, or the seat a spectator follows, is
+  // listed first, the others after it in seat order. Identity ("You", controls) stays ctx.seat.
+  const firstSeat = () => ctx.perspective ?? ctx.seat ?? 0;
+  const followed = (seat) => ctx.seat === null && seat === firstSeat();
   const seatsFromMe = () => {
     const n = v().players.length;
-    const start = ctx.seat === null ? 0 : ctx.seat;
-    return Array.from({ length: n }, (_, i) => (start + i) % n);
+    return Array.from({ length: n }, (_, i) => (firstSeat() + i) % n);
   };
   const joinNames = (seats) => listWords(seats.map(lname));
 
@@ -728,7 +731,8 @@ export function mount(root, ctx) {
       const revealedPending = p.pending || null;
       const knownHand = p.hand || (view.you === seat && view.hand ? view.hand : null);
       return el("article", {
-        class: "spk-player" + (acting ? " spk-player-active" : "") + (seat === ctx.seat ? " spk-player-me" : "") + (sources.has(seat) ? " spk-player-source" : ""),
+        class: "spk-player" + (acting ? " spk-player-active" : "") + (seat === ctx.seat ? " spk-player-me" : "")
+          + (followed(seat) ? " spk-player-followed" : "") + (sources.has(seat) ? " spk-player-source" : ""),
         "aria-label": `${plainName(seat)}${seat === ctx.seat ? " (you)" : ""}`, dataset: { seat },
       },
       el("div", { class: "spk-player-head" },

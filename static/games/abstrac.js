@@ -53,7 +53,10 @@ export function mount(root, ctx) {
     return msg.to_act && msg.to_act.length ? msg.to_act[0] : null;
   };
   const isOver = () => msg.over || msg.view.phase === "over";
-  const bottomSeat = () => (ctx.seat === null ? 0 : ctx.seat);
+  // Orientation (ctx.perspective): the viewer's seat, or the seat a spectator follows, is drawn
+  // at the bottom. Identity ("You", controls) stays ctx.seat.
+  const bottomSeat = () => ctx.perspective ?? ctx.seat ?? 0;
+  const followed = (seat) => ctx.seat === null && seat === bottomSeat();
 
   function send(action) {
     if (busy) return;
@@ -74,7 +77,9 @@ export function mount(root, ctx) {
     const v = msg.view;
     const seats = [1 - bottomSeat(), bottomSeat()];
     fill(ui.board, seats.map((seat) => el("div", {
-      class: "ab-player" + (toMove() === seat && !isOver() ? " ab-player-active" : "") + (seat === ctx.seat ? " ab-player-me" : ""),
+      class: "ab-player" + (toMove() === seat && !isOver() ? " ab-player-active" : "") + (seat === ctx.seat ? " ab-player-me" : "")
+        + (followed(seat) ? " ab-player-followed" : ""),
+      dataset: { seat },
     },
     el("div", { class: "ab-player-name" },
       el("span", { class: "ab-name" }, plainName(seat)),
@@ -191,6 +196,7 @@ export function mount(root, ctx) {
 
   function renderCollection(node, seat) {
     const v = msg.view;
+    node.dataset.seat = String(seat);
     const cards = v.taken[seat] || [];
     const groups = (v.groups && v.groups[seat]) || { sets: [], sequences: [] };
     const inSet = new Set(groups.sets.flat());

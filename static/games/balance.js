@@ -67,8 +67,10 @@ export function mount(root, ctx) {
     .filter((a) => a && a.type === "play");
   const legalKey = (card, direction) => `${card}|${direction}`;
   const myTurn = () => !isOver() && legal().length > 0;
-  // The hand to draw at the bottom and whose it is: the viewer's, or in a replay seat 0's view.
-  const handOwner = () => (ctx.seat !== null ? ctx.seat : v().hand ? v().you : null);
+  // Orientation (ctx.perspective): the hand at the bottom is the viewer's own, or the one of the
+  // seat a spectator follows (face down: only its size is public). Identity stays ctx.seat.
+  const handOwner = () => ctx.perspective ?? ctx.seat ?? 0;
+  const followed = (seat) => ctx.seat === null && seat === handOwner();
 
   function outcomeOf(after, card) {
     if (after === 0) return 1;
@@ -102,7 +104,8 @@ export function mount(root, ctx) {
         isOver() && winners().includes(seat) ? el("span", { class: "tag tag-win" }, "Winner") : null,
       ];
       return el("li", {
-        class: "bl-player" + (turn === seat ? " bl-player-turn" : "") + (seat === ctx.seat ? " bl-player-me" : "") + (out ? " bl-player-out" : ""),
+        class: "bl-player" + (turn === seat ? " bl-player-turn" : "") + (seat === ctx.seat ? " bl-player-me" : "")
+          + (followed(seat) ? " bl-player-followed" : "") + (out ? " bl-player-out" : ""),
         dataset: { seat },
       },
       el("div", { class: "bl-player-head" }, el("span", { class: "bl-name" }, plainName(seat)), tags),
@@ -363,7 +366,8 @@ export function mount(root, ctx) {
   function renderHand() {
     const view = v();
     const owner = handOwner();
-    if (owner === null || owner === undefined || !Array.isArray(view.hand) || (isOver() && !view.hand.length)) {
+    if (!Array.isArray(view.hand) || (owner !== ctx.seat && owner !== view.you)) { renderHiddenHand(owner); return; }
+    if (isOver() && !view.hand.length) {
       fill(ui.hand);
       ui.hand.hidden = true;
       return;
@@ -403,6 +407,25 @@ export function mount(root, ctx) {
         el("span", { class: "muted" }, ` · ${plural(hand.length, "card")}`)),
       hint ? el("p", { class: "bl-hint" + (live ? " bl-hint-live" : "") }, hint) : null,
       hand.length ? el("ul", { class: "bl-hand" + (live ? " bl-hand-live" : "") }, tiles) : null);
+  }
+
+  // A spectator's followed seat: its hand face down, as many backs as it holds. A replay that
+  // shows every hand lists them below instead.
+  function renderHiddenHand(owner) {
+    const view = v();
+    const count = (view.hand_counts || [])[owner];
+    if (ctx.seat !== null || Array.isArray(view.hands) || !Number.isInteger(count) || (isOver() && !count)) {
+      fill(ui.hand);
+      ui.hand.hidden = true;
+      return;
+    }
+    ui.hand.hidden = false;
+    fill(ui.hand,
+      el("h3", { id: "bl-hand-title", tabindex: "-1" }, `${plainName(owner)}'s hand`,
+        el("span", { class: "muted" }, ` · ${plural(count, "card")}`)),
+      count ? el("div", { class: "bl-backs", role: "img", "aria-label": `${plural(count, "card")}, face down` },
+        Array.from({ length: count }, () => el("span", { class: "bl-back bl-back-small" }))) : null,
+      el("p", { class: "bl-hint" }, "You are watching: the cards stay face down until they are played."));
   }
 
   function choiceButton(card, direction, focusKey) {

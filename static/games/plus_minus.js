@@ -69,7 +69,11 @@ export function mount(root, ctx) {
 
   // ------------------------------------------------------------- helpers
   const v = () => msg.view;
-  const me = () => ctx.seat;
+  const me = () => ctx.seat; // identity: "you", the hand, the controls
+  // Orientation (ctx.perspective): the viewer's own seat, or the seat a spectator follows, sits
+  // in front; the others follow it in seat order (the player to its left first).
+  const front = () => ctx.perspective ?? ctx.seat ?? 0;
+  const followed = (seat) => me() === null && seat === front();
   // A seat's name; seats sharing a name (bots) get their seat number too.
   const plainName = (seat) => {
     const name = ctx.names[seat] || `Seat ${seat + 1}`;
@@ -117,8 +121,7 @@ export function mount(root, ctx) {
   const rightOf = (seat) => (seat + v().players - 1) % v().players;
   const seatOrder = () => {
     const n = v().players;
-    const start = me() === null ? 0 : me() + 1;
-    return Array.from({ length: n }, (_, i) => (start + i) % n).filter((s) => s !== me());
+    return Array.from({ length: n - 1 }, (_, i) => (front() + 1 + i) % n);
   };
   const handOf = (seat) => {
     const entry = v().seats[seat];
@@ -253,8 +256,15 @@ export function mount(root, ctx) {
     if (mine) tags.push(el("span", { class: "tag tag-you" }, "You"));
     if (view.dealer === seat) tags.push(el("span", { class: "tag" }, "Dealer"));
     if (active) tags.push(el("span", { class: "tag tag-turn" }, "To play"));
-    if (me() !== null && !mine && seat === leftOf(me())) tags.push(el("span", { class: "tag pm-tag-dir", title: "You pass your cards to this player" }, "Gets your pass"));
-    else if (me() !== null && !mine && seat === rightOf(me())) tags.push(el("span", { class: "tag pm-tag-dir", title: "This player passes cards to you" }, "Passes to you"));
+    // who passes to whom, seen from the front seat (named when a spectator follows it)
+    const anchor = me() === null ? plainName(front()) : null;
+    if (seat !== front() && seat === leftOf(front())) {
+      tags.push(el("span", { class: "tag pm-tag-dir", title: anchor ? `${anchor} passes cards to this player` : "You pass your cards to this player" },
+        anchor ? `Gets ${anchor}'s pass` : "Gets your pass"));
+    } else if (seat !== front() && seat === rightOf(front())) {
+      tags.push(el("span", { class: "tag pm-tag-dir", title: anchor ? `This player passes cards to ${anchor}` : "This player passes cards to you" },
+        anchor ? `Passes to ${anchor}` : "Passes to you"));
+    }
     const deadline = msg.deadlines && msg.deadlines[String(seat)];
     if (deadline) tags.push(el("span", { class: "tag pm-clock", dataset: { deadline }, "aria-label": `Time left for ${plainName(seat)}` }, clockText(deadline)));
 
@@ -277,7 +287,7 @@ export function mount(root, ctx) {
       hand ? null : el("span", { class: "muted" }, `${plural(entry.hand_count, "card")} in hand`));
 
     return el("article", {
-      class: "pm-seat" + (mine ? " pm-seat-me" : "") + (active ? " pm-seat-active" : "") + (chosen ? " pm-seat-chosen" : ""),
+      class: "pm-seat" + (mine ? " pm-seat-me" : "") + (followed(seat) ? " pm-seat-followed" : "") + (active ? " pm-seat-active" : "") + (chosen ? " pm-seat-chosen" : ""),
       dataset: { seat },
       "aria-label": `${mine ? "Your" : `${plainName(seat)}'s`} stacks, total ${entry.total} points`,
     },
@@ -388,7 +398,7 @@ export function mount(root, ctx) {
       const shown = v().seats.some((entry) => handOf(entry.seat));
       fill(ui.handArea, el("p", { class: "muted pm-watch" }, shown
         ? "Replay: the hands shown are the players' real hands."
-        : "You are watching: each stack shows its top card and its size; hands stay hidden."));
+        : `You are watching ${plainName(front())}'s side of the table: each stack shows its top card and its size; hands stay hidden.`));
       return;
     }
     const hand = view.hand || [];
@@ -556,7 +566,7 @@ export function mount(root, ctx) {
           el("th", { scope: "col", class: "num" }, "Hand"),
           el("th", { scope: "col", class: "num" }, "Round"),
           el("th", { scope: "col", class: "num" }, "Total"))),
-        el("tbody", {}, last.seats.map((s, i) => el("tr", { class: i === me() ? "pm-row-me" : "" },
+        el("tbody", {}, last.seats.map((s, i) => el("tr", { class: i === me() ? "pm-row-me" : followed(i) ? "pm-row-followed" : "" },
           el("th", { scope: "row" }, plainName(i)),
           el("td", { class: "num pm-plus-pts", title: cards(s.plus) }, s.plus_points ? `+${s.plus_points}` : "0"),
           el("td", { class: "num pm-minus-pts", title: cards(s.minus) }, s.minus_points ? `−${s.minus_points}` : "0"),
@@ -634,7 +644,7 @@ export function mount(root, ctx) {
     renderOutcome();
     fill(ui.others, seatOrder().map(seatBoard));
     ui.others.dataset.count = String(seatOrder().length);
-    if (me() === null) { fill(ui.mine); ui.mine.hidden = true; } else { fill(ui.mine, seatBoard(me())); ui.mine.hidden = false; }
+    fill(ui.mine, seatBoard(front()));
     renderHand();
     renderLog();
     renderRounds();

@@ -142,8 +142,11 @@ async function setupReplay(match, names) {
       try { table.destroy(); } catch (error) { console.error(error); }
     }
     root.replaceChildren();
+    // One seat's view: that seat is the viewer, and the table is drawn around it (as it was
+    // drawn for them). Everything face up: no viewer, drawn around seat 0 (a spectator's default).
     table = renderer.mount(root, {
-      seat: perspective, names, explain, act: () => Promise.reject(new Error("This is a replay.")),
+      seat: perspective, perspective: perspective ?? 0, names, explain,
+      act: () => Promise.reject(new Error("This is a replay.")),
     });
     root.dataset.perspective = perspective === null ? "all" : String(perspective);
   }

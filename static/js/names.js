@@ -41,7 +41,9 @@ export function spectatorNames(room) {
   return Array.isArray(value) ? value.map((s) => s.name) : [];
 }
 
+// How many watch: "spectator_count" when the room carries it (it lists the first 50 names).
 export function spectatorCount(room) {
+  if (room && Number.isInteger(room.spectator_count)) return room.spectator_count;
   const value = room && room.spectators;
   if (Array.isArray(value)) return value.length;
   return Number(value) || 0;

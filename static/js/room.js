@@ -1,6 +1,7 @@
 // room.js: the room page. Seats (take, leave, host adds/removes bots), host start and
 // rematch, the invite link, spectators, connection status and chat. The table itself is drawn
-// by the game's renderer through the client core (table.js).
+// by the game's renderer through the client core (table.js). A spectator of a live match may
+// follow any seat ("Follow seat"): the table is then drawn around that seat, public cards only.
 
 import { del, get, post } from "./api.js";
 import { el, fill, formatClock, say } from "./dom.js";
@@ -26,6 +27,15 @@ let me = null;
 let room = null;
 let core = null;
 let started = false; // a state has arrived, so the table is drawn
+
+// ?follow=N picks the seat a spectator follows. N is 0-based, like ?seat=N on the match page
+// (?follow=0 is "Seat 1"); anything that is not a seat of this room is ignored.
+const FOLLOW_PARAM = "follow";
+function followFromAddress() {
+  const value = new URLSearchParams(window.location.search).get(FOLLOW_PARAM);
+  return value !== null && /^\d{1,3}$/.test(value) ? Number(value) : null;
+}
+let follow = followFromAddress(); // the seat followed, once known to be valid (else 0)
 
 // ---------------------------------------------------------------- REST actions
 async function roomCall(button, request) {
@@ -58,9 +68,11 @@ function renderRoom(next) {
   $("room-status").className = `badge badge-${room.status}`;
   const watching = spectatorCount(room);
   const names = spectatorNames(room);
-  $("room-spectators").textContent = `${watching} watching` + (names.length ? `: ${names.join(", ")}` : "");
+  const more = watching > names.length && names.length ? ` and ${watching - names.length} more` : "";
+  $("room-spectators").textContent = `${watching} watching` + (names.length ? `: ${names.join(", ")}${more}` : "");
   renderSeats();
   renderActions();
+  renderFollow();
   if (!started) renderWaiting();
 }
 
@@ -161,6 +173,32 @@ function renderActions() {
   fill(box, items);
 }
 
+// The "Follow seat" select: only for a signed-in spectator while a match is live.
+function renderFollow() {
+  const bar = $("follow-bar");
+  const seats = room.seats || [];
+  const show = Boolean(me && started && core) && room.status === "playing" && mySeatIndex() === null;
+  bar.hidden = !show;
+  if (!show) return;
+  const select = $("follow-seat");
+  const labels = seats.map((s, i) => `${seatName(s, s.seat ?? i)} · ${seatLabel(s.seat ?? i).toLowerCase()}`);
+  if (select.dataset.labels !== JSON.stringify(labels)) { // rebuilt only when a name changes
+    fill(select, labels.map((label, i) => el("option", { value: String(seats[i].seat ?? i) }, label)));
+    select.dataset.labels = JSON.stringify(labels);
+  }
+  select.value = String(follow !== null && follow < seats.length ? follow : 0);
+}
+
+function followSeat(seat) {
+  if (!core) return;
+  follow = core.follow(seat);
+  const url = new URL(window.location.href);
+  url.searchParams.set(FOLLOW_PARAM, String(follow));
+  window.history.replaceState(null, "", url);
+}
+
+$("follow-seat").addEventListener("change", (event) => followSeat(Number(event.target.value)));
+
 function renderWaiting() {
   const seats = room.seats || [];
   const filled = seats.filter((s) => s.player || s.bot).length;
@@ -229,13 +267,18 @@ async function main() {
   document.title = `${$("room-title").textContent} · cardroom`;
   showConnection("idle");
   me = await signedIn();
+  if (follow !== null && !(follow < (room.seats || []).length)) follow = null; // not a seat here
   renderRoom(room);
   core = openRoom(roomId, {
     root: $("table"),
     message: $("table-message"),
+    follow: follow ?? 0,
     onRoom: renderRoom,
     onState() {
-      started = true;
+      if (!started) {
+        started = true;
+        renderFollow();
+      }
       $("table-empty").hidden = true;
     },
     onChat: addChat,

@@ -13,6 +13,19 @@
  *   root   an empty element the renderer owns and draws the table into.
  *   ctx = {
  *     seat:  int | null    the viewer's seat; null = spectator (same table, no controls).
+ *                          This is identity only: "You"/"Your" wording, the "You" tag,
+ *                          controls, own clocks and the outcome's "You win!" follow ctx.seat.
+ *     perspective: int     the seat the table is oriented around: drawn at the bottom (or
+ *                          first), the others in seat order after it, highlighted as the
+ *                          followed seat. For a player it is always their own seat (=== seat).
+ *                          For a spectator it is the seat they chose to follow (default 0);
+ *                          a spectator following a seat still has no controls and is never
+ *                          "You": where a player would read "Your hand" they read the followed
+ *                          player's name ("Alice's hand"). The state messages stay the
+ *                          spectator's public view, so the followed seat's hidden cards stay
+ *                          hidden (face down, or counts) exactly as in the plain spectator view.
+ *                          The core always sets it; renderers read a missing one (a ctx built
+ *                          by hand) as `seat ?? 0`.
  *     names: [string]      the display name of each seat (kept up to date in place).
  *                          Put names into the DOM with textContent only, never innerHTML.
  *     act(action)          sends {"type":"action","action":action,"seq":<seq of the latest
@@ -29,10 +42,12 @@
  *                           "over","outcome"}. Each view replaces the previous one (no diffs).
  *                          `legal` is the viewer's own legal actions (empty for spectators).
  *   destroy()              remove listeners and timers; the core then empties root. Called
- *                          before a new match (rematch) or a seat change remounts the table.
+ *                          before a new match (rematch), a seat change or a perspective change
+ *                          remounts the table (the latest state is then applied again).
  *
- * The match page reuses renderers for its replay stepper with a spectator ctx whose act() is
- * a no-op and state messages built from GET /api/matches/{id}/replay/{seq}.
+ * The match page reuses renderers for its replay stepper with a ctx whose act() always rejects
+ * and state messages built from GET /api/matches/{id}/replay/{seq}: everything face up is
+ * {seat: null, perspective: 0}; one seat's view as they saw it is {seat: S, perspective: S}.
  */
 
 import { fill, el } from "./dom.js";
@@ -74,11 +89,14 @@ export function explainer(node, lifetimeMs = 10_000) {
 }
 
 /**
- * Connect to a room. `root` receives the table, `message` the explanations.
+ * Connect to a room. `root` receives the table, `message` the explanations, `follow` the seat
+ * a spectator follows at first (0-based; default 0).
  * Callbacks: onHello(you, room), onRoom(room, seat), onChat(msg), onStatus(state, detail),
- * onState(stateMsg). Returns { sendChat(text) -> bool, setRoom(room), close() }.
+ * onState(stateMsg). Returns { sendChat(text) -> bool, setRoom(room), follow(seat) -> int,
+ * close() }; follow() changes the seat a spectator follows (ignored while seated: a player
+ * always sees the table from their own seat) and returns the perspective now in use.
  */
-export function openRoom(roomId, { root, message, onHello, onRoom, onChat, onStatus, onState }) {
+export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, onChat, onStatus, onState }) {
   const explain = explainer(message);
   const names = [];
   const pending = new Map(); // ref -> { seq, resolve, reject }
@@ -86,11 +104,18 @@ export function openRoom(roomId, { root, message, onHello, onRoom, onChat, onSta
   let you = { player_id: null, seat: null };
   let seat = null;
   let latest = null;
-  let table = null; // { instance, matchId, seat }
+  let table = null; // { instance, matchId, seat, perspective }
   let nextRef = 1;
+  let followed = validSeat(follow) ? follow : 0; // the seat a spectator follows
   const baseTitle = document.title;
 
-  const ctx = () => ({ seat, names, act, explain });
+  function validSeat(value) {
+    return Number.isInteger(value) && value >= 0 && (!names.length || value < names.length);
+  }
+
+  // The seat the table is drawn around: a player's own, else the one the spectator follows.
+  const perspective = () => (seat !== null ? seat : validSeat(followed) ? followed : 0);
+  const ctx = () => ({ seat, perspective: perspective(), names, act, explain });
 
   function act(action) {
     if (!latest) return Promise.reject(new Error("The match has not started yet."));
@@ -119,10 +144,18 @@ export function openRoom(roomId, { root, message, onHello, onRoom, onChat, onSta
     room = next;
     (room.seats || []).forEach((s, i) => { names[s.seat ?? i] = seatName(s, s.seat ?? i); });
     names.length = (room.seats || []).length;
-    const previous = seat;
+    const previous = { seat, perspective: perspective() };
     seat = mySeat(room);
-    if (table && previous !== seat && latest) showState(latest);
+    if (table && latest && (previous.seat !== seat || previous.perspective !== perspective())) showState(latest);
     if (onRoom) onRoom(room, seat);
+  }
+
+  function setFollow(next) {
+    if (!validSeat(next)) return perspective();
+    const before = perspective();
+    followed = next;
+    if (table && latest && before !== perspective()) showState(latest);
+    return perspective();
   }
 
   function unmount() {
@@ -148,10 +181,11 @@ export function openRoom(roomId, { root, message, onHello, onRoom, onChat, onSta
       return;
     }
     if (latest !== msg) return; // a newer state arrived while the renderer loaded
-    if (!table || table.matchId !== msg.match_id || table.seat !== seat) {
+    if (!table || table.matchId !== msg.match_id || table.seat !== seat || table.perspective !== perspective()) {
       unmount();
       root.replaceChildren();
-      table = { instance: module.mount(root, ctx()), matchId: msg.match_id, seat };
+      table = { instance: module.mount(root, ctx()), matchId: msg.match_id, seat, perspective: perspective() };
+      root.dataset.perspective = String(table.perspective);
     }
     table.instance.update(msg);
   }
@@ -197,6 +231,7 @@ export function openRoom(roomId, { root, message, onHello, onRoom, onChat, onSta
   return {
     sendChat(text) { return socket.send({ type: "chat", text }); },
     setRoom,
+    follow: setFollow,
     close() { socket.close(); unmount(); },
   };
 }
