@@ -53,7 +53,10 @@ def parse_cards(value: Any, what: str, *, low: int, high: int) -> list[Card]:
     if not isinstance(value, list) or not low <= len(value) <= high:
         span = f"{low} to {high}" if high < 1_000 else f"at least {low}"
         raise MalformedAction(f"{what!r} must be a list of {span} cards")
-    return [parse_card(item, what) for item in value]
+    for item in value:
+        if not is_card(item):
+            parse_card(item, what)  # raises with the reason
+    return list(value)
 
 
 def parse_source(action: Action) -> str:
@@ -141,10 +144,11 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
     return actions
 
 
-Side = tuple[tuple[Card, ...], int, Card | None]
+Part = tuple[Card, ...]
+Side = tuple[Part, int, Card | None]
 
 
-def _swap_sides(cards: tuple[Card, ...]) -> tuple[Side, ...]:
+def _swap_sides(cards: tuple[Card, ...]) -> list[Side]:
     """Every 1- or 2-card part of ``cards``: (cards, sum of values, its zero card or None).
 
     Parts holding two zeros are left out: no set may hold two zeros.
@@ -160,10 +164,10 @@ def _swap_sides(cards: tuple[Card, ...]) -> tuple[Side, ...]:
                 sides.append(((first, second), VALUE[first] + VALUE[second], second))
             else:
                 sides.append(((first, second), VALUE[first] + VALUE[second], first_zero))
-    return tuple(sides)
+    return sides
 
 
-Take = tuple[int, tuple[Card, ...], int]
+Take = tuple[int, Part, int]
 
 
 @lru_cache(maxsize=1024)
@@ -174,30 +178,51 @@ def _takes(cards: tuple[Card, ...], zero_value: int | None) -> tuple[tuple[Take,
 
     While the set's zero stays, its value is frozen, so the sums must match and no zero may
     come in; when it goes, what comes in must stand for its value plus the rest taken.
-    Tuples only, so cached entries cost the garbage collector nothing.
+    Tuples only, so cached entries cost the garbage collector nothing. Every set that a
+    swap or a play changes is new here, so this runs often too.
     """
+    spare = len(cards) - MIN_SET_SIZE  # cards the set can lose without getting any back
     every: list[Take] = []
     zero_ok: list[Take] = []
-    for take, take_sum, take_zero in _swap_sides(cards):
-        least = MIN_SET_SIZE - (len(cards) - len(take))
-        need = take_sum if take_zero is None else take_sum + (zero_value or 0)
-        every.append((need, take, least))
-        if zero_value is None or take_zero is not None:
-            zero_ok.append((need, take, least))
+    for take, total, take_zero in _swap_sides(cards):
+        if take_zero is None:
+            every.append((total, take, len(take) - spare))
+            if zero_value is None:
+                zero_ok.append(every[-1])
+        else:
+            every.append((total + (zero_value or 0), take, len(take) - spare))
+            zero_ok.append(every[-1])
     return tuple(every), tuple(zero_ok)
 
 
-def swap_actions(state: State, seat: Seat) -> list[Action]:
-    """Every legal swap (spec 5.2), set by set in table order."""
-    by_sum: dict[int, list[tuple[Card, ...]]] = {}
-    with_zero: list[tuple[tuple[Card, ...], int, int, int]] = []
-    for cards, total, zero in _swap_sides(tuple(state["hands"][seat])):
+ZeroGive = tuple[Part, int, int, int]
+
+
+def _gives(hand: list[Card]) -> tuple[dict[int, list[Part]], list[ZeroGive]]:
+    """The 1- or 2-card parts of the hand a swap may give, in hand order: (the zero-free
+    parts by their sum, the parts with a zero as (cards, lowest and highest need they can
+    meet, number of cards)). A given zero stands for need - (the sum of the part), which
+    must lie in its range.
+    """
+    exact: dict[int, list[Part]] = {}
+    wild: list[ZeroGive] = []
+    for cards, total, zero in _swap_sides(tuple(hand)):
         if zero is None:
-            by_sum.setdefault(total, []).append(cards)
+            exact.setdefault(total, []).append(cards)
         else:
-            # A given zero stands for need - total, which must lie in its range.
             low, high = zero_range(zero)
-            with_zero.append((cards, total + low, total + high, len(cards)))
+            wild.append((cards, total + low, total + high, len(cards)))
+    return exact, wild
+
+
+def swap_actions(state: State, seat: Seat) -> list[Action]:
+    """Every legal swap (spec 5.2), set by set in table order: for each set, the zero-free
+    gives take by take, then the gives holding a zero take by take.
+
+    Swaps are most of what a turn lists (dozens, hundreds with a zero in hand), so this is
+    the engine's hot spot: the set side is cached, the hand side computed once per call.
+    """
+    exact, wild = _gives(state["hands"][seat])
     went_out = state["went_out"]
     actions: list[Action] = []
     for table_set in state["sets"]:
@@ -206,17 +231,17 @@ def swap_actions(state: State, seat: Seat) -> list[Action]:
         set_id = table_set["id"]
         every, zero_ok = _takes(tuple(table_set["cards"]), table_set["zero"])
         actions += [
-            {"type": "swap", "set": set_id, "give": list(give), "take": list(take)}
+            {"type": "swap", "set": set_id, "give": [*give], "take": [*take]}
             for need, take, least in every
-            if need in by_sum
-            for give in by_sum[need]
+            if need in exact
+            for give in exact[need]
             if len(give) >= least
         ]
-        if with_zero:
+        if wild:
             actions += [
-                {"type": "swap", "set": set_id, "give": list(give), "take": list(take)}
+                {"type": "swap", "set": set_id, "give": [*give], "take": [*take]}
                 for need, take, least in zero_ok
-                for give, low, high, count in with_zero
+                for give, low, high, count in wild
                 if low <= need <= high and count >= least
             ]
     return actions
@@ -230,30 +255,32 @@ def _subsets(size: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def play_actions(state: State, seat: Seat) -> list[Action]:
-    """Every new set laid from the hand, then every addition of hand cards to one own set.
-
-    At least one card must stay in the hand (spec 5.3), so the whole hand is never played.
-    """
-    hand: list[Card] = state["hands"][seat]
-    size = len(hand)
+def _subset_sums(hand: list[Card]) -> list[int]:
+    """For each bit mask below 2**len(hand), the sum of the values of the cards it picks."""
     sums = [0]
     for card in hand:
         value = VALUE[card]
         sums += [total + value for total in sums]
-    zero_mask = 0
-    for index, card in enumerate(hand):
-        if card in ZEROS:
-            zero_mask |= 1 << index
-    full = (1 << size) - 1
-    # Zero-free parts adding up to 0 (they fit any set, new or old).
+    return sums
+
+
+def _playable_masks(hand: list[Card]) -> tuple[list[int], list[int]]:
+    """The parts of the hand that fit a set, as bit masks in ascending order, never the whole
+    hand: (the zero-free parts adding up to 0, which fit any set; those and the parts with
+    exactly one zero whose value is allowed for its sign, which fit a set without a zero).
+    """
+    zeros = [(1 << index, card) for index, card in enumerate(hand) if card in ZEROS]
+    if not zeros and (VALUE[hand[0]] > 0 or VALUE[hand[-1]] < 0):
+        return [], []  # a sorted hand of one sign and no zero has no part adding up to 0
+    sums = _subset_sums(hand)
+    full = len(sums) - 1
+    if not zeros:
+        balanced = [mask for mask in range(3, full) if not sums[mask]]
+        return balanced, balanced
+    zero_mask = sum(bit for bit, _ in zeros)
     balanced = [mask for mask in range(3, full) if not sums[mask] and not mask & zero_mask]
-    # Parts with exactly one zero whose value is allowed for its sign (sets without a zero).
     wild: list[int] = []
-    for index, card in enumerate(hand):
-        bit = 1 << index
-        if not zero_mask & bit:
-            continue
+    for bit, card in zeros:
         others = zero_mask ^ bit
         low, high = zero_range(card)
         wild += [
@@ -261,18 +288,29 @@ def play_actions(state: State, seat: Seat) -> list[Action]:
             for mask in range(bit, full)
             if mask & bit and not mask & others and low <= -sums[mask] <= high
         ]
-    subsets = _subsets(size)
-    actions: list[Action] = []
-    for mask in sorted(balanced + wild):
-        indices = subsets[mask]
-        if len(indices) >= MIN_SET_SIZE:
-            actions.append({"type": "play", "groups": [[hand[i] for i in indices]]})
+    return balanced, sorted(balanced + wild)
+
+
+def play_actions(state: State, seat: Seat) -> list[Action]:
+    """Every new set laid from the hand, then every addition of hand cards to one own set.
+
+    At least one card must stay in the hand (spec 5.3), so the whole hand is never played.
+    """
+    hand: list[Card] = state["hands"][seat]
+    balanced, fitting = _playable_masks(hand)
+    if not fitting:
+        return []
+    subsets = _subsets(len(hand))
+    actions: list[Action] = [
+        {"type": "play", "groups": [[hand[i] for i in subsets[mask]]]}
+        for mask in fitting
+        if len(subsets[mask]) >= MIN_SET_SIZE
+    ]
     for table_set in state["sets"]:
         if table_set["owner"] != seat:
             continue
         cards = table_set["cards"]
-        masks = balanced if table_set["zero"] is not None else sorted(balanced + wild)
-        for mask in masks:
+        for mask in balanced if table_set["zero"] is not None else fitting:
             group = cards + [hand[i] for i in subsets[mask]]
             group.sort(key=RANK.__getitem__)
             actions.append({"type": "play", "groups": [group]})

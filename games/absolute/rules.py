@@ -213,12 +213,12 @@ def apply(state: State, seat: Seat, kind: str, action: Action) -> State:
 
 def _need_play_phase(state: State) -> None:
     phase = state["phase"]
-    require(phase != "draw", "draw_first", "Draw a card first, from the deck or the discard pile.")
-    require(
-        phase != "discard",
-        "must_discard",
-        f"Discard down to {HAND_LIMIT} cards to finish your turn.",
-    )
+    if phase == "draw":
+        raise IllegalAction("draw_first", "Draw a card first, from the deck or the discard pile.")
+    if phase == "discard":
+        raise IllegalAction(
+            "must_discard", f"Discard down to {HAND_LIMIT} cards to finish your turn."
+        )
 
 
 def _draw(state: State, seat: Seat, action: Action) -> State:
@@ -260,11 +260,8 @@ def _swap(state: State, seat: Seat, action: Action) -> State:
     target = set_by_id(state, set_id)
     if target is None:
         raise IllegalAction("no_such_set", f"There is no set {set_id} on the table.")
-    require(
-        not state["went_out"][target["owner"]],
-        "locked",
-        f"Set {set_id} is locked: its owner has gone out this round.",
-    )
+    if state["went_out"][target["owner"]]:
+        raise IllegalAction("locked", f"Set {set_id} is locked: its owner has gone out this round.")
     hand: list[Card] = state["hands"][seat]
     _require_distinct(give + take)
     missing = [card for card in give if card not in hand]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -928,6 +929,21 @@ def test_legal_swaps_and_plays_are_exactly_the_accepted_ones(traces: list[Trace]
                     assert normal(action) in listed, action
             checked += 1
     assert checked >= 20
+
+
+def test_legal_actions_keep_their_recorded_order(traces: list[Trace]) -> None:
+    """A perft-style oracle: every listed action, in order, at every state of the seeded
+    playouts, hashes to a recorded value. Seeded playouts and bots pick actions by position,
+    so speed work on the listing must keep both what is listed and its order."""
+    digest = hashlib.sha256()
+    count = 0
+    for trace in traces:
+        for state in trace.states:
+            for seat in sorted(ENGINE.to_act(state)):
+                legal = ENGINE.legal_actions(state, seat)
+                count += len(legal)
+                digest.update(json.dumps(legal).encode())
+    assert (count, digest.hexdigest()[:16]) == (84506, "a38d6936a8cb8d9f")
 
 
 def candidate_actions(state: State, seat: int) -> list[Action]:
