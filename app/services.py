@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.engine import make_engine
 from app.db.migrate import upgrade_to_head
 from app.db.movelog import MoveLog
+from app.db.players import PlayerDirectory
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
 from app.rooms.manager import RoomManager
@@ -25,6 +26,7 @@ class Services:
     broker: Broker
     hub: Hub
     manager: RoomManager
+    players: PlayerDirectory
     resuming: asyncio.Task[None] | None = None
 
     @classmethod
@@ -46,7 +48,7 @@ class Services:
         )
         hub.manager = manager
         await broker.start(manager.on_event)
-        services = cls(settings, db, movelog, broker, hub, manager)
+        services = cls(settings, db, movelog, broker, hub, manager, PlayerDirectory(db))
         services.resuming = asyncio.get_running_loop().create_task(manager.resume())
         return services
 

@@ -91,3 +91,8 @@ class RoomSocket:
 
     def close(self) -> None:
         self.ws.close()
+
+    def drop(self) -> None:
+        """Cut the connection without the closing handshake, as a vanished client does (a
+        handshake waits behind every frame this client never read)."""
+        self.ws.socket.close()

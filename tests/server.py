@@ -10,15 +10,18 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import asyncpg
 import httpx
 from sqlalchemy.engine import make_url
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,19 +42,23 @@ def fresh_database(tmp_dir: Path) -> Iterator[str]:
     url = make_url(admin_url).set(drivername="postgresql")
     name = f"cardroom_test_{uuid.uuid4().hex[:10]}"
     dsn = url.render_as_string(hide_password=False)
-    _admin(dsn, f'CREATE DATABASE "{name}"')
+    run_sql(dsn, f'CREATE DATABASE "{name}"')
     try:
         yield url.set(drivername="postgresql+asyncpg", database=name).render_as_string(
             hide_password=False
         )
     finally:
-        _admin(dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        run_sql(dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def _admin(dsn: str, statement: str) -> None:
-    """Run one statement on its own thread: a test may already run an event loop here
-    (Playwright's sync API does), and asyncio.run refuses to nest."""
+def run_on_own_loop(work: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own: a test may already run an event loop on this
+    one (Playwright's sync API does), and asyncio.run refuses to nest."""
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(asyncio.run, work).result()
 
+
+def run_sql(dsn: str, statement: str) -> None:
     async def run() -> None:
         connection = await asyncpg.connect(dsn)
         try:
@@ -59,8 +66,7 @@ def _admin(dsn: str, statement: str) -> None:
         finally:
             await connection.close()
 
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        worker.submit(asyncio.run, run()).result()
+    run_on_own_loop(run())
 
 
 @dataclass

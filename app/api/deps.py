@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from app.api.errors import ApiError
-from app.db.players import PlayerRecord, player_by_token
+from app.db.players import PlayerRecord
 from app.identity import token_of
 from app.services import Services
 
@@ -21,7 +21,7 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 async def optional_player(request: Request, services: ServicesDep) -> PlayerRecord | None:
     token = token_of(request)
-    return await player_by_token(services.db, token) if token else None
+    return await services.players.by_token(token) if token else None
 
 
 async def current_player(

@@ -7,6 +7,7 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -67,6 +68,17 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RoomError)
     async def room_error(_: Request, error: RoomError) -> JSONResponse:
         return error_response(error.status, error.code, error.message)
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(_: Request, error: DBAPIError) -> JSONResponse:
+        if not error.connection_invalidated:
+            raise error
+        log.warning("a database connection was lost (the pool is renewed): %s", error.orig)
+        response = error_response(
+            503, "unavailable", "The database connection was reset; please try again."
+        )
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, error: HTTPException) -> JSONResponse:

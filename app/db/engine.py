@@ -13,7 +13,10 @@ def make_engine(url: str) -> AsyncEngine:
         engine = create_async_engine(url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # No pre-ping: it would cost a round trip on every checkout. A connection the database
+    # dropped (a restart) fails its statement once; SQLAlchemy then recycles the whole pool,
+    # the move log retries on a new connection and a request answers 503 (see api/errors.py).
+    return create_async_engine(url, pool_size=10, max_overflow=20)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

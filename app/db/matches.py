@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.clock import utcnow
 from app.db.models import Match, MatchSeat, Move, Room, Snapshot
-from app.db.rooms import RoomRecord, set_status
+from app.db.rooms import RoomRecord
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,10 @@ class MoveRow:
     at: datetime
 
 
+class RoomMovedOn(Exception):
+    """The room was no longer in the status the start expected: roll the start back."""
+
+
 async def start_match(
     db: AsyncEngine,
     room: RoomRecord,
@@ -43,50 +47,83 @@ async def start_match(
     seed: int,
     engine_version: str,
     from_status: str,
-) -> int | None:
+) -> MatchRecord | None:
     """Open a match for a room whose every seat is filled; ``None`` if the room moved on."""
     now = utcnow()
-    async with db.begin() as conn:
-        claimed = await conn.execute(
-            update(Room)
-            .where(Room.id == room.id, Room.status == from_status)
-            .values(status="playing", updated_at=now)
-        )
-        if claimed.rowcount != 1:
-            return None
-        match_id = (
-            await conn.execute(
-                insert(Match)
-                .values(
-                    room_id=room.id,
-                    game=room.game,
-                    engine_version=engine_version,
-                    options=room.options,
-                    seed=seed,
-                    players=len(room.seats),
-                    status="playing",
-                    has_bots=any(s.bot for s in room.seats),
-                    move_count=0,
-                    started_at=now,
+    try:
+        async with db.begin() as conn:
+            match_id = (
+                await conn.execute(
+                    _NEW_MATCH,
+                    {
+                        "room_id": room.id,
+                        "game": room.game,
+                        "engine_version": engine_version,
+                        "options": room.options,
+                        "seed": seed,
+                        "players": len(room.seats),
+                        "status": "playing",
+                        "has_bots": any(s.bot for s in room.seats),
+                        "move_count": 0,
+                        "started_at": now,
+                    },
                 )
-                .returning(Match.id)
+            ).scalar_one()
+            await conn.execute(
+                _NEW_SEAT,
+                [
+                    {
+                        "match_id": match_id,
+                        "seat": s.seat,
+                        "player_id": s.player.id if s.player else None,
+                        "bot": s.bot,
+                        "name": s.player.name if s.player else f"Bot ({s.bot})",
+                    }
+                    for s in room.seats
+                ],
             )
-        ).scalar_one()
-        await conn.execute(
-            insert(MatchSeat),
-            [
-                {
-                    "match_id": match_id,
-                    "seat": s.seat,
-                    "player_id": s.player.id if s.player else None,
-                    "bot": s.bot,
-                    "name": s.player.name if s.player else f"Bot ({s.bot})",
-                }
-                for s in room.seats
-            ],
-        )
-        await set_status(conn, room.id, "playing", match_id=match_id)
-    return match_id
+            claimed = await conn.execute(
+                _CLAIM_ROOM,
+                {"room": room.id, "from_status": from_status, "b_match": match_id, "now": now},
+            )
+            if claimed.rowcount != 1:
+                raise RoomMovedOn
+    except RoomMovedOn:
+        return None
+    return MatchRecord(
+        id=match_id,
+        room_id=room.id,
+        game=room.game,
+        engine_version=engine_version,
+        options=room.options,
+        seed=seed,
+        players=len(room.seats),
+        status="playing",
+        started_at=now,
+    )
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """Everything the commit that ends a match writes, known without reading it back."""
+
+    room_id: str
+    match_id: int
+    game: str
+    seats: tuple[tuple[int | None, str | None], ...]  # (player id, bot level) by seat
+    move_count: int
+    outcome: dict[str, Any]
+    at: datetime
+    has_snapshot: bool = True  # False when no snapshot row can exist: skips its delete
+
+
+_NEW_MATCH = insert(Match).returning(Match.id)
+_NEW_SEAT = insert(MatchSeat)
+_CLAIM_ROOM = (
+    update(Room)
+    .where(Room.id == bindparam("room"), Room.status == bindparam("from_status"))
+    .values(status="playing", match_id=bindparam("b_match"), updated_at=bindparam("now"))
+)
 
 
 async def load_match(db: AsyncEngine, match_id: int) -> MatchRecord | None:

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, update
+from sqlalchemy import bindparam, delete, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.clock import utcnow
-from app.db.models import Match, MatchSeat, Move, Snapshot
-from app.db.ratings import record_match
-from app.db.rooms import set_status
+from app.db.matches import MatchEnd
+from app.db.models import Match, MatchSeat, Move, Room, Snapshot
+from app.db.ratings import record_matches
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class MoveCommit:
     seat: int
     action: dict[str, Any]
     at: datetime
-    outcome: dict[str, Any] | None = None
+    end: MatchEnd | None = None  # the move ends the match
     snapshot: dict[str, Any] | None = None
     done: asyncio.Future[bool] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
@@ -49,11 +49,17 @@ class MoveLog:
         self._db = db
         self._queue: asyncio.Queue[MoveCommit] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._conns: dict[bool, AsyncConnection] = {}  # by whether it runs transactions
         dialect = postgresql if db.dialect.name == "postgresql" else sqlite
         self._insert = (
             dialect.insert(Move)
             .on_conflict_do_nothing(index_elements=["match_id", "seq"])
             .returning(Move.match_id, Move.seq)
+        )
+        snapshot = dialect.insert(Snapshot)
+        self._snapshot = snapshot.on_conflict_do_update(
+            index_elements=["match_id"],
+            set_={"seq": snapshot.excluded.seq, "state": snapshot.excluded.state},
         )
         self.batches = 0
         self.moves = 0
@@ -75,24 +81,68 @@ class MoveLog:
         return await commit.done
 
     async def _run(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < MAX_BATCH:
-                batch.append(self._queue.get_nowait())
-            try:
-                async with self._db.begin() as conn:
-                    won = await self._write(conn, batch)
-            except Exception as error:  # the whole batch failed: every waiter hears why
-                log.exception("move batch of %d failed", len(batch))
-                for commit in batch:
-                    if not commit.done.done():
-                        commit.done.set_exception(error)
-                continue
-            self.batches += 1
-            self.moves += len(won)
-            for commit in batch:
+        try:
+            while True:
+                batch = [await self._queue.get()]
+                while not self._queue.empty() and len(batch) < MAX_BATCH:
+                    batch.append(self._queue.get_nowait())
+                # The moves that end a match or carry a snapshot go in a transaction; the
+                # others (most) at the same time in one autocommitted INSERT, so they never
+                # wait for a finish's records and ratings. A match has at most one move in a
+                # batch (its room waits for the commit), so the two parts are independent.
+                atomic = [c for c in batch if c.end is not None or c.snapshot is not None]
+                plain = [c for c in batch if c.end is None and c.snapshot is None]
+                parts = ((True, atomic), (False, plain))
+                await asyncio.gather(*(self._settle(kind, part) for kind, part in parts if part))
+        finally:
+            for conn in self._conns.values():
+                await conn.close()
+            self._conns.clear()
+
+    async def _settle(self, atomic: bool, part: list[MoveCommit]) -> None:
+        """Commit one part of a batch and tell each of its waiters how it went."""
+        try:
+            won = await self._commit_on(atomic, part)
+        except Exception as error:  # the whole part failed: every waiter hears why
+            log.exception("move batch of %d failed", len(part))
+            for commit in part:
                 if not commit.done.done():
-                    commit.done.set_result((commit.match_id, commit.seq) in won)
+                    commit.done.set_exception(error)
+            return
+        self.batches += 1
+        self.moves += len(won)
+        for commit in part:
+            if not commit.done.done():
+                commit.done.set_result((commit.match_id, commit.seq) in won)
+
+    async def _commit_on(self, atomic: bool, batch: list[MoveCommit]) -> set[tuple[int, int]]:
+        """Write on one of the log's own connections (kept between batches: no pool checkout
+        and ping each time); a connection found dead (the database restarted) is replaced,
+        once."""
+        conn = self._conns.pop(atomic, None)
+        if conn is not None:
+            try:
+                won = await self._write_in_transaction(conn, batch)
+                self._conns[atomic] = conn
+                return won
+            except DBAPIError as error:
+                if not error.connection_invalidated:
+                    self._conns[atomic] = conn
+                    raise
+                await conn.close()
+        conn = await self._db.connect()
+        if not atomic:
+            # moves alone are one INSERT, which commits by itself: no BEGIN and COMMIT round
+            # trips
+            await conn.execution_options(isolation_level="AUTOCOMMIT")
+        self._conns[atomic] = conn
+        return await self._write_in_transaction(conn, batch)
+
+    async def _write_in_transaction(
+        self, conn: AsyncConnection, batch: list[MoveCommit]
+    ) -> set[tuple[int, int]]:
+        async with conn.begin():
+            return await self._write(conn, batch)
 
     async def _write(self, conn: AsyncConnection, batch: list[MoveCommit]) -> set[tuple[int, int]]:
         rows = [
@@ -100,52 +150,72 @@ class MoveLog:
             for c in batch
         ]
         won = {(r.match_id, r.seq) for r in await conn.execute(self._insert, rows)}
-        for commit in batch:
-            if (commit.match_id, commit.seq) not in won:
-                continue
-            if commit.snapshot is not None:
-                await _save_snapshot(conn, commit)
-            if commit.outcome is not None:
-                await finish_match(
-                    conn, commit.room_id, commit.match_id, commit.seq, commit.outcome, commit.at
-                )
+        stored = [c for c in batch if (c.match_id, c.seq) in won]
+        snapshots = [
+            {"match_id": c.match_id, "seq": c.seq, "state": c.snapshot}
+            for c in stored
+            if c.snapshot is not None
+        ]
+        if snapshots:
+            await conn.execute(self._snapshot, snapshots)
+        ends = [c.end for c in stored if c.end is not None]
+        if ends:
+            await finish_matches(conn, ends)
         return won
 
-    async def finish(
-        self, room_id: str, match_id: int, move_count: int, outcome: dict[str, Any]
-    ) -> None:
+    async def finish(self, end: MatchEnd) -> None:
         """End a match without a move (a forfeit)."""
         async with self._db.begin() as conn:
-            await finish_match(conn, room_id, match_id, move_count, outcome, utcnow())
+            await finish_matches(conn, [end])
 
 
-async def _save_snapshot(conn: AsyncConnection, commit: MoveCommit) -> None:
-    await conn.execute(delete(Snapshot).where(Snapshot.match_id == commit.match_id))
+async def finish_matches(conn: AsyncConnection, ends: list[MatchEnd]) -> None:
+    """Close the matches, their seats and their rooms, then count and rate them, a few
+    statements for all of them, in the caller's transaction."""
     await conn.execute(
-        insert(Snapshot).values(match_id=commit.match_id, seq=commit.seq, state=commit.snapshot)
+        _FINISH_MATCH,
+        [
+            {"b_id": e.match_id, "b_outcome": e.outcome, "b_moves": e.move_count, "b_at": e.at}
+            for e in ends
+        ],
     )
+    seats = [
+        {
+            "mid": e.match_id,
+            "s": seat,
+            "b_score": score,
+            "b_winner": seat in e.outcome.get("winners", []),
+        }
+        for e in ends
+        for seat, score in enumerate(e.outcome.get("scores", []))
+    ]
+    if seats:
+        await conn.execute(_FINISH_SEAT, seats)
+    await record_matches(conn, ends)
+    snapshots = [{"mid": e.match_id} for e in ends if e.has_snapshot]
+    if snapshots:
+        await conn.execute(_DROP_SNAPSHOT, snapshots)
+    await conn.execute(_ROOM_FINISHED, [{"rid": e.room_id, "at": e.at} for e in ends])
 
 
-async def finish_match(
-    conn: AsyncConnection,
-    room_id: str,
-    match_id: int,
-    move_count: int,
-    outcome: dict[str, Any],
-    at: datetime,
-) -> None:
-    await conn.execute(
-        update(Match)
-        .where(Match.id == match_id)
-        .values(status="finished", outcome=outcome, move_count=move_count, finished_at=at)
+_FINISH_MATCH = (
+    update(Match)
+    .where(Match.id == bindparam("b_id"))
+    .values(
+        status="finished",
+        outcome=bindparam("b_outcome", type_=Match.outcome.type),
+        move_count=bindparam("b_moves"),
+        finished_at=bindparam("b_at"),
     )
-    winners = set(outcome.get("winners", []))
-    for seat, score in enumerate(outcome.get("scores", [])):
-        await conn.execute(
-            update(MatchSeat)
-            .where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
-            .values(score=score, winner=seat in winners)
-        )
-    await record_match(conn, match_id, outcome, at)
-    await conn.execute(delete(Snapshot).where(Snapshot.match_id == match_id))
-    await set_status(conn, room_id, "finished")
+)
+_FINISH_SEAT = (
+    update(MatchSeat)
+    .where(MatchSeat.match_id == bindparam("mid"), MatchSeat.seat == bindparam("s"))
+    .values(score=bindparam("b_score"), winner=bindparam("b_winner"))
+)
+_DROP_SNAPSHOT = delete(Snapshot).where(Snapshot.match_id == bindparam("mid"))
+_ROOM_FINISHED = (
+    update(Room)
+    .where(Room.id == bindparam("rid"))
+    .values(status="finished", updated_at=bindparam("at"))
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from sqlalchemy import insert, select
@@ -54,3 +55,25 @@ async def player_by_id(db: AsyncEngine, player_id: int) -> PlayerRecord | None:
             await conn.execute(select(Player.id, Player.name).where(Player.id == player_id))
         ).first()
     return PlayerRecord(row.id, row.name) if row else None
+
+
+class PlayerDirectory:
+    """``player_by_token`` with the answers kept: a player's id and name never change, so a
+    token seen once needs no query again (the most recent ``size`` tokens are kept)."""
+
+    def __init__(self, db: AsyncEngine, size: int = 50_000) -> None:
+        self._db = db
+        self._size = size
+        self._known: OrderedDict[str, PlayerRecord] = OrderedDict()
+
+    async def by_token(self, token: str) -> PlayerRecord | None:
+        player = self._known.get(token)
+        if player is not None:
+            self._known.move_to_end(token)
+            return player
+        player = await player_by_token(self._db, token)
+        if player is not None:
+            self._known[token] = player
+            if len(self._known) > self._size:
+                self._known.popitem(last=False)
+        return player

@@ -28,15 +28,15 @@ import logging
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import bindparam, delete, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.clock import iso
+from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, Player, PlayerGame, Rating, RatingChange
 
 log = logging.getLogger(__name__)
@@ -103,121 +103,151 @@ def rate(skills: Sequence[Skill], ranks: Sequence[int], fixed: Sequence[bool]) -
 
 
 # -- updating ---------------------------------------------------------------------------------
-async def record_match(
-    conn: AsyncConnection, match_id: int, outcome: Mapping[str, Any], at: datetime
-) -> None:
-    """Count and rate a match that has just finished, inside the caller's transaction."""
+async def record_matches(conn: AsyncConnection, ends: Sequence[MatchEnd]) -> None:
+    """Count and rate matches that have just finished (in that order), inside the caller's
+    transaction: a few statements for all of them."""
     try:
         async with conn.begin_nested():
-            await _count_and_rate(conn, match_id, outcome, at)
+            await _count_and_rate(conn, ends)
     except Exception:  # records and ratings must never cost the move batch its commit
-        log.exception("could not count or rate match %s; it stays uncounted", match_id)
+        ids = ", ".join(str(e.match_id) for e in ends)
+        log.exception("could not count or rate match %s; it stays uncounted", ids)
+
+
+def _countable(end: MatchEnd) -> bool:
+    humans = [player for player, _ in end.seats if player is not None]
+    if len(set(humans)) != len(humans):
+        log.warning("match %s seats one player twice; not counted", end.match_id)
+        return False
+    return bool(humans)
 
 
 async def _count_and_rate(
-    conn: AsyncConnection,
-    match_id: int,
-    outcome: Mapping[str, Any],
-    at: datetime,
-    *,
-    count: bool = True,
+    conn: AsyncConnection, ends: Sequence[MatchEnd], *, count: bool = True
 ) -> None:
-    game = await conn.scalar(select(Match.game).where(Match.id == match_id))
-    seats = (
-        await conn.execute(
-            select(MatchSeat.seat, MatchSeat.player_id, MatchSeat.bot)
-            .where(MatchSeat.match_id == match_id)
-            .order_by(MatchSeat.seat)
-        )
-    ).all()
-    humans = sorted({s.player_id for s in seats if s.player_id is not None})
-    if game is None or not humans:
+    counted = [e for e in ends if _countable(e)]
+    if count and counted:
+        await _count(conn, counted)
+    rated = [e for e in counted if len(e.seats) >= 2]  # a solo match is never rated
+    if not rated:
         return
-    if len(humans) != sum(1 for s in seats if s.player_id is not None):
-        log.warning("match %s seats one player twice; not counted", match_id)
-        return
-    if count:
-        await _count(conn, match_id, game, seats, outcome)
-    if len(seats) < 2:
-        return  # a solo match is never rated
-    current = await _lock_ratings(conn, game, humans, at)
-    skills = [current[s.player_id] if s.player_id is not None else bot_skill(s.bot) for s in seats]
-    fixed = [s.player_id is None for s in seats]
-    after = rate(skills, places(outcome, len(seats)), fixed)
-    for seat, old, new in zip(seats, skills, after, strict=True):
-        if seat.player_id is None:
-            continue
-        await conn.execute(
-            update(Rating)
-            .where(Rating.player_id == seat.player_id, Rating.game == game)
-            .values(
-                mu=new.mu,
-                sigma=new.sigma,
-                ordinal=new.ordinal,
-                matches=Rating.matches + 1,
-                last_delta=new.ordinal - old.ordinal,
-                last_match_id=match_id,
-                updated_at=at,
+    current = await _lock_ratings(conn, rated)
+    updates: dict[tuple[int, str], dict[str, Any]] = {}
+    changes: list[dict[str, Any]] = []
+    for end in rated:
+        skills = [
+            current[(player, end.game)] if player is not None else bot_skill(bot)
+            for player, bot in end.seats
+        ]
+        fixed = [player is None for player, _ in end.seats]
+        after = rate(skills, places(end.outcome, len(end.seats)), fixed)
+        for seat, ((player, _), old, new) in enumerate(zip(end.seats, skills, after, strict=True)):
+            if player is None:
+                continue
+            key = (player, end.game)
+            current[key] = new
+            matches = updates[key]["b_n"] + 1 if key in updates else 1
+            updates[key] = {
+                "pid": player,
+                "g": end.game,
+                "b_mu": new.mu,
+                "b_sigma": new.sigma,
+                "b_ordinal": new.ordinal,
+                "b_n": matches,
+                "delta": new.ordinal - old.ordinal,
+                "mid": end.match_id,
+                "at": end.at,
+            }
+            changes.append(
+                {
+                    "match_id": end.match_id,
+                    "seat": seat,
+                    "player_id": player,
+                    "game": end.game,
+                    "mu_before": old.mu,
+                    "sigma_before": old.sigma,
+                    "mu_after": new.mu,
+                    "sigma_after": new.sigma,
+                    "ordinal_before": old.ordinal,
+                    "ordinal_after": new.ordinal,
+                    "at": end.at,
+                }
             )
-        )
-        await conn.execute(
-            insert(RatingChange).values(
-                match_id=match_id,
-                seat=seat.seat,
-                player_id=seat.player_id,
-                game=game,
-                mu_before=old.mu,
-                sigma_before=old.sigma,
-                mu_after=new.mu,
-                sigma_after=new.sigma,
-                ordinal_before=old.ordinal,
-                ordinal_after=new.ordinal,
-                at=at,
-            )
-        )
+    await conn.execute(_RATE, [updates[key] for key in sorted(updates)])
+    await conn.execute(_CHANGE, changes)
 
 
-async def _count(
-    conn: AsyncConnection,
-    match_id: int,
-    game: str,
-    seats: Sequence[Any],
-    outcome: Mapping[str, Any],
-) -> None:
-    """Add the match to each seated player's record for the game (rows taken in player id
-    order, as the ratings are, so concurrent finishes never wait on each other in a circle)."""
-    winners = set(outcome.get("winners") or [])
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    for seat in sorted(seats, key=lambda s: s.player_id or 0):
-        if seat.player_id is None:
-            continue
-        won = seat.seat in winners
-        counts = {"won": int(won and len(winners) == 1), "lost": int(not won)}
-        counts["drawn"] = int(won and len(winners) > 1)
-        upsert = dialect.insert(PlayerGame).values(
-            player_id=seat.player_id, game=game, played=1, last_match_id=match_id, **counts
-        )
-        await conn.execute(
-            upsert.on_conflict_do_update(
-                index_elements=["player_id", "game"],
-                set_={
-                    "played": PlayerGame.played + 1,
-                    "won": PlayerGame.won + counts["won"],
-                    "lost": PlayerGame.lost + counts["lost"],
-                    "drawn": PlayerGame.drawn + counts["drawn"],
-                    "last_match_id": match_id,
+_RATE = (
+    update(Rating)
+    .where(Rating.player_id == bindparam("pid"), Rating.game == bindparam("g"))
+    .values(
+        mu=bindparam("b_mu"),
+        sigma=bindparam("b_sigma"),
+        ordinal=bindparam("b_ordinal"),
+        matches=Rating.matches + bindparam("b_n"),
+        last_delta=bindparam("delta"),
+        last_match_id=bindparam("mid"),
+        updated_at=bindparam("at"),
+    )
+)
+_CHANGE = insert(RatingChange)
+
+
+def _upsert(conn: AsyncConnection) -> Any:
+    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert
+
+
+async def _count(conn: AsyncConnection, ends: Sequence[MatchEnd]) -> None:
+    """Add the matches to each seated player's record for the game (one row per player and
+    game, taken in that order, as the ratings are, so concurrent finishes never wait on
+    each other in a circle)."""
+    records: dict[tuple[int, str], dict[str, Any]] = {}
+    for end in ends:
+        winners = set(end.outcome.get("winners") or [])
+        for seat, (player, _) in enumerate(end.seats):
+            if player is None:
+                continue
+            won = seat in winners
+            row = records.setdefault(
+                (player, end.game),
+                {
+                    "player_id": player,
+                    "game": end.game,
+                    "played": 0,
+                    "won": 0,
+                    "lost": 0,
+                    "drawn": 0,
                 },
             )
-        )
+            row["played"] += 1
+            row["won"] += int(won and len(winners) == 1)
+            row["lost"] += int(not won)
+            row["drawn"] += int(won and len(winners) > 1)
+            row["last_match_id"] = end.match_id
+    upsert = _upsert(conn)(PlayerGame)
+    await conn.execute(
+        upsert.on_conflict_do_update(
+            index_elements=["player_id", "game"],
+            set_={
+                "played": PlayerGame.played + upsert.excluded.played,
+                "won": PlayerGame.won + upsert.excluded.won,
+                "lost": PlayerGame.lost + upsert.excluded.lost,
+                "drawn": PlayerGame.drawn + upsert.excluded.drawn,
+                "last_match_id": upsert.excluded.last_match_id,
+            },
+        ),
+        [records[key] for key in sorted(records)],
+    )
 
 
 async def _lock_ratings(
-    conn: AsyncConnection, game: str, players: list[int], at: datetime
-) -> dict[int, Skill]:
-    """Each player's current skill, creating newcomers; rows locked (Postgres) in id order."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    conn: AsyncConnection, ends: Sequence[MatchEnd]
+) -> dict[tuple[int, str], Skill]:
+    """The current skill of every player in ``ends`` for that game, creating newcomers; rows
+    locked (Postgres) in (player, game) order."""
+    keys = sorted({(p, e.game) for e in ends for p, _ in e.seats if p is not None})
     await conn.execute(
-        dialect.insert(Rating).on_conflict_do_nothing(index_elements=["player_id", "game"]),
+        _upsert(conn)(Rating).on_conflict_do_nothing(index_elements=["player_id", "game"]),
         [
             {
                 "player_id": player_id,
@@ -227,18 +257,18 @@ async def _lock_ratings(
                 "ordinal": NEWCOMER.ordinal,
                 "matches": 0,
                 "last_delta": 0.0,
-                "updated_at": at,
+                "updated_at": ends[0].at,
             }
-            for player_id in players
+            for player_id, game in keys
         ],
     )
     rows = await conn.execute(
-        select(Rating.player_id, Rating.mu, Rating.sigma)
-        .where(Rating.game == game, Rating.player_id.in_(players))
-        .order_by(Rating.player_id)
+        select(Rating.player_id, Rating.game, Rating.mu, Rating.sigma)
+        .where(Rating.player_id.in_({p for p, _ in keys}), Rating.game.in_({g for _, g in keys}))
+        .order_by(Rating.player_id, Rating.game)
         .with_for_update()
     )
-    return {r.player_id: Skill(r.mu, r.sigma) for r in rows}
+    return {(r.player_id, r.game): Skill(r.mu, r.sigma) for r in rows}
 
 
 # Every player's record per game, counted again from the finished matches (migration 0003
@@ -269,9 +299,9 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
     rated, after = 0, (None, 0)
     while True:
         async with db.begin() as conn:
-            query = select(Match.id, Match.outcome, Match.finished_at).where(
-                Match.status == "finished", Match.players > 1
-            )
+            query = select(
+                Match.id, Match.room_id, Match.game, Match.outcome, Match.finished_at
+            ).where(Match.status == "finished", Match.players > 1)
             if after[0] is not None:
                 query = query.where(
                     (Match.finished_at > after[0])
@@ -280,12 +310,38 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
             rows = (
                 await conn.execute(query.order_by(Match.finished_at, Match.id).limit(batch))
             ).all()
-            for row in rows:
-                await _count_and_rate(conn, row.id, row.outcome or {}, row.finished_at, count=False)
+            seats = await _seats_of(conn, [row.id for row in rows])
+            ends = [
+                MatchEnd(
+                    room_id=row.room_id,
+                    match_id=row.id,
+                    game=row.game,
+                    seats=seats.get(row.id, ()),
+                    move_count=0,
+                    outcome=row.outcome or {},
+                    at=row.finished_at,
+                )
+                for row in rows
+            ]
+            await _count_and_rate(conn, ends, count=False)
         if not rows:
             return rated
         rated += len(rows)
         after = (rows[-1].finished_at, rows[-1].id)
+
+
+async def _seats_of(
+    conn: AsyncConnection, match_ids: list[int]
+) -> dict[int, tuple[tuple[int | None, str | None], ...]]:
+    rows = await conn.execute(
+        select(MatchSeat.match_id, MatchSeat.player_id, MatchSeat.bot)
+        .where(MatchSeat.match_id.in_(match_ids))
+        .order_by(MatchSeat.match_id, MatchSeat.seat)
+    )
+    seats: dict[int, list[tuple[int | None, str | None]]] = {}
+    for row in rows:
+        seats.setdefault(row.match_id, []).append((row.player_id, row.bot))
+    return {match_id: tuple(taken) for match_id, taken in seats.items()}
 
 
 # -- reading ----------------------------------------------------------------------------------

@@ -174,15 +174,6 @@ async def clear_seat(db: AsyncEngine, room_id: str, seat: int) -> None:
         await _touch(conn, room_id)
 
 
-async def set_status(
-    conn: AsyncConnection, room_id: str, status: str, *, match_id: int | None = None
-) -> None:
-    values: dict[str, Any] = {"status": status, "updated_at": utcnow()}
-    if match_id is not None:
-        values["match_id"] = match_id
-    await conn.execute(update(Room).where(Room.id == room_id).values(**values))
-
-
 async def _touch(conn: AsyncConnection, room_id: str) -> None:
     await conn.execute(update(Room).where(Room.id == room_id).values(updated_at=utcnow()))
 

@@ -53,31 +53,64 @@ class MemoryBroker:
 
 
 CHANNEL_PREFIX = "cardroom:room:"
+OUTBOX_LIMIT = 100_000  # events waiting for Redis before new ones are dropped
+SEND_BATCH = 500
+SEND_ATTEMPTS = 3
 
 
 class RedisBroker:
+    """Publishing never waits for Redis: events queue up and one task sends what has queued
+    in one pipeline (in order, one round trip), so a burst of moves neither opens a
+    connection per event nor fails a player's request when Redis is slow or away."""
+
     def __init__(self, url: str) -> None:
         self._redis = aioredis.from_url(url)
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         self._origin = uuid.uuid4().hex
         self._handler: BrokerHandler | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(OUTBOX_LIMIT)
 
     async def start(self, handler: BrokerHandler) -> None:
         self._handler = handler
         await self._pubsub.subscribe(f"{CHANNEL_PREFIX}-")  # keeps the reader alive when idle
-        self._task = asyncio.create_task(self._read(), name="redis-broker")
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._read(), name="redis-broker-read"),
+            loop.create_task(self._send(), name="redis-broker-send"),
+        ]
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         await self._pubsub.aclose()
         await self._redis.aclose()
 
     async def publish(self, room_id: str, event: dict[str, Any]) -> None:
         message = orjson.dumps({"origin": self._origin, "event": event})
-        await self._redis.publish(CHANNEL_PREFIX + room_id, message)
+        try:
+            self._outbox.put_nowait((CHANNEL_PREFIX + room_id, message))
+        except asyncio.QueueFull:  # Redis has been away for a long while
+            log.error("redis broker outbox full: an event of room %s is dropped", room_id)
+
+    async def _send(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < SEND_BATCH:
+                batch.append(self._outbox.get_nowait())
+            for attempt in range(SEND_ATTEMPTS):
+                try:
+                    async with self._redis.pipeline(transaction=False) as pipe:
+                        for channel, message in batch:
+                            pipe.publish(channel, message)
+                        await pipe.execute()
+                    break
+                except (ConnectionError, aioredis.RedisError):
+                    log.exception("redis broker could not publish %d events", len(batch))
+                    await asyncio.sleep(0.2 * (attempt + 1))
+            else:
+                log.error("redis broker dropped %d events", len(batch))
 
     async def subscribe(self, room_id: str) -> None:
         await self._pubsub.subscribe(CHANNEL_PREFIX + room_id)

@@ -8,7 +8,6 @@ import time
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from app.db.players import player_by_token
 from app.identity import same_origin, token_of
 from app.realtime.hub import Connection
 from app.realtime.protocol import (
@@ -70,7 +69,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.close(CLOSE_POLICY)  # before accept: the upgrade is refused (403)
         return
     token = token_of(websocket, allow_query=True)
-    player = await player_by_token(services.db, token) if token else None
+    player = await services.players.by_token(token) if token else None
     manager = services.manager
     try:
         runtime = await manager.runtime(room_id)

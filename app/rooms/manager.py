@@ -255,17 +255,19 @@ class RoomManager:
                 raise RoomError("already_started", "The match has already started.")
         if not all(s.filled for s in room.seats):
             raise RoomError("seats_empty", "Every seat must be filled before the start.")
-        match_id = await match_db.start_match(
+        match = await match_db.start_match(
             self.db,
             room,
             seed=secrets.randbits(63),
             engine_version=runtime.engine.version,
             from_status=room.status,
         )
-        if match_id is None:
+        if match is None:
             raise RoomError("already_started", "The match has already started.")
         async with runtime.lock:
-            await self._reload_room(runtime)
+            room.status, room.match_id = "playing", match.id
+            runtime.load_match(match, None, [])
+        self._check_attendance(runtime)
         result = await self._room_changed(runtime, reload=False)
         self.audience.state_changed(room_id)
         self._schedule_bots(runtime)
@@ -338,15 +340,17 @@ class RoomManager:
                 code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
                 raise ActionRefused(code, error.message) from None
             outcome = engine.outcome(new_state)
-            next_seq = runtime.seq + 1
+            next_seq, at = runtime.seq + 1, utcnow()
             commit = MoveCommit(
                 room_id=runtime.room.id,
                 match_id=match.id,
                 seq=next_seq,
                 seat=seat,
                 action=action,
-                at=utcnow(),
-                outcome=outcome.to_json() if outcome is not None else None,
+                at=at,
+                end=None
+                if outcome is None
+                else runtime.match_end(outcome.to_json(), next_seq, at, self.snapshot_every),
                 snapshot=new_state if next_seq % self.snapshot_every == 0 else None,
             )
             if not await self.movelog.append(commit):
@@ -385,7 +389,8 @@ class RoomManager:
                 "rounds": [],
                 "detail": {"forfeit": seat, "reason": reason},
             }
-            await self.movelog.finish(runtime.room.id, match.id, runtime.seq, outcome)
+            end = runtime.match_end(outcome, runtime.seq, utcnow(), self.snapshot_every)
+            await self.movelog.finish(end)
             runtime.end_by_forfeit(outcome)
         self.audience.room_changed(runtime.room.id)
         self.audience.state_changed(runtime.room.id)

@@ -14,13 +14,14 @@ from typing import Any
 import orjson
 
 from app.db.clock import aware, iso
-from app.db.matches import MatchRecord, MoveRow
+from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.rooms import RoomRecord
 from app.rooms.table import TableSettings
 from games import get_game
 from games.base import Action, Engine, Seat, State
 
 TAKEOVER_LEVEL = "normal"
+SPECTATOR_NAMES = 50  # listed by name in the room; all are counted
 
 
 class RoomRuntime:
@@ -89,6 +90,23 @@ class RoomRuntime:
         self.terminal = outcome
         self.room.status = "finished"
         self._frames.clear()
+
+    def match_end(
+        self, outcome: dict[str, Any], move_count: int, at: datetime, snapshot_every: int
+    ) -> MatchEnd:
+        """What the commit that ends the running match writes (``snapshot_every`` says
+        whether a snapshot row may be left to delete)."""
+        assert self.match is not None
+        return MatchEnd(
+            room_id=self.room.id,
+            match_id=self.match.id,
+            game=self.room.game,
+            seats=tuple((s.player.id if s.player else None, s.bot) for s in self.room.seats),
+            move_count=move_count,
+            outcome=outcome,
+            at=at,
+            has_snapshot=move_count >= snapshot_every,
+        )
 
     @property
     def playing(self) -> bool:
@@ -190,5 +208,7 @@ class RoomRuntime:
                 for s in room.seats
             ],
             "match_id": room.match_id,
-            "spectators": spectators,
+            # the first names only: every arrival sends the room to everyone in it
+            "spectators": spectators[:SPECTATOR_NAMES],
+            "spectator_count": len(spectators),
         }

@@ -16,9 +16,10 @@ from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import make_engine
+from app.db.matches import MatchEnd
 from app.db.migrate import upgrade_to_head
 from app.db.models import Match, MatchSeat, Player, PlayerGame, Rating, RatingChange, Room
-from app.db.ratings import BOT_SKILLS, NEWCOMER, Skill, places, rate, record_match
+from app.db.ratings import BOT_SKILLS, NEWCOMER, Skill, places, rate, rebuild, record_matches
 from tests.api.play import play_bots, play_match
 from tests.clients import Guest
 from tests.server import fresh_database
@@ -159,6 +160,7 @@ class Table:
                             status="finished",
                             has_bots=any(isinstance(s, str) for s in seats),
                             move_count=1,
+                            outcome=outcome(scores, winners),
                             started_at=self.now,
                             finished_at=self.now,
                         )
@@ -180,8 +182,17 @@ class Table:
                         for i, s in enumerate(seats)
                     ],
                 )
+                end = MatchEnd(
+                    room_id="r1",
+                    match_id=match_id,
+                    game=game,
+                    seats=tuple((s, None) if isinstance(s, int) else (None, s) for s in seats),
+                    move_count=1,
+                    outcome=outcome(scores, winners),
+                    at=self.now,
+                )
                 for _ in range(times):
-                    await record_match(conn, match_id, outcome(scores, winners), self.now)
+                    await record_matches(conn, [end])
             return match_id
 
         return self.run(run())
@@ -352,3 +363,22 @@ def test_leaderboard_errors(live_server: str) -> None:
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
     assert http.get("/api/ratings").status_code == 422
     assert http.get("/api/ratings", params={"game": "abstrac", "limit": 0}).status_code == 422
+
+
+def test_rebuild_recounts_and_rerates_to_the_same_figures(
+    db: AsyncEngine, loop: asyncio.AbstractEventLoop
+) -> None:
+    table = Table(db, loop)
+    table.finish([1, 2, 3], [30, 10, 20], [0])
+    table.finish([2, 1, 3], [50, 0, 0], [0])
+    table.finish([4, "hard"], [10, 20], [1], game="abstrac")
+    table.finish([1], [12], [0], game="balance")
+    rated, records = table.ratings(), table.records()
+    assert table.run(rebuild(db)) == 3  # the solo match is counted, never rated
+    again = table.ratings()
+    assert set(again) == set(rated)
+    for player, row in rated.items():
+        assert again[player].mu == pytest.approx(row.mu)
+        assert again[player].sigma == pytest.approx(row.sigma)
+        assert again[player].matches == row.matches
+    assert table.records() == records

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy import make_url
 
 from tests.clients import Guest
-from tests.server import ServerProcess, free_port, fresh_database
+from tests.server import ServerProcess, free_port, fresh_database, run_sql
 
 
 @pytest.fixture
@@ -95,3 +96,38 @@ def test_turn_timers_resume_after_a_restart(own_server: ServerProcess) -> None:
         time.sleep(0.2)
     replay_moves = host.socket(room_id)
     assert replay_moves.expect("state")["last"]["action"] == {"type": "order", "first": True}
+
+
+def test_play_goes_on_when_postgres_drops_every_connection(own_server: ServerProcess) -> None:
+    url = make_url(own_server.database_url)
+    if not url.drivername.startswith("postgresql"):
+        pytest.skip("a Postgres restart needs Postgres")
+    base = own_server.url
+    host, guest = Guest(base, "Host"), Guest(base, "Guest")
+    room_id = host.create_room("abstrac", 2, target=50)["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
+    host.post(f"/api/rooms/{room_id}/start").raise_for_status()
+    sockets = {0: host.socket(room_id), 1: guest.socket(room_id)}
+    state = sockets[0].expect("state", seq=0)
+
+    def drop_connections() -> None:  # what a database restart does to the server's connections
+        run_sql(
+            url.set(drivername="postgresql").render_as_string(hide_password=False),
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            f"WHERE datname = '{url.database}' AND pid <> pg_backend_pid()",
+        )
+
+    for step in range(8):
+        if step in (2, 5):
+            drop_connections()
+        mover = sockets[state["to_act"][0]]
+        mover.act(mover.state_at(state["seq"])["legal"][0], seq=state["seq"])
+        state = mover.state_at(state["seq"] + 1)  # acknowledged: no error, no lost move
+    assert state["seq"] == 8
+    assert host.http.get("/api/matches").status_code == 200  # a pooled connection again
+    drop_connections()
+    first = host.http.get("/api/matches")  # that connection is gone: no 500, a clear 503
+    assert first.status_code == 503 and first.json()["error"]["code"] == "unavailable"
+    assert first.headers["retry-after"] == "1"
+    assert host.http.get("/api/matches").status_code == 200  # the pool was renewed

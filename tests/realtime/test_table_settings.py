@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from app.rooms.runtime import SPECTATOR_NAMES
 from tests.clients import Guest
 
 
@@ -136,3 +137,21 @@ def test_play_now_seats_you_against_bots_in_one_request(live_server: str) -> Non
     refused = me.post("/api/play-now", {"game": "abstrac", "opponents": 4})
     assert refused.status_code == 422
     assert httpx.post(f"{live_server}/api/play-now", json={"game": "abstrac"}).status_code == 401
+
+
+def test_a_crowd_is_counted_and_only_the_first_names_are_listed(live_server: str) -> None:
+    host, _, room_id, _ = started(live_server)
+    player = host.socket(room_id)
+    crowd = [Guest(live_server, f"Fan {i}").socket(room_id) for i in range(SPECTATOR_NAMES + 2)]
+    deadline = time.monotonic() + 10
+    room = player.expect("room")["room"]
+    while room["spectator_count"] < len(crowd) and time.monotonic() < deadline:
+        room = player.expect("room")["room"]
+    assert room["spectator_count"] == len(crowd)
+    assert len(room["spectators"]) == SPECTATOR_NAMES
+    assert [s["name"] for s in room["spectators"]][:2] == ["Fan 0", "Fan 1"]
+    for fan in crowd:
+        fan.drop()
+    while room["spectator_count"] and time.monotonic() < deadline + 10:
+        room = player.expect("room")["room"]
+    assert room["spectator_count"] == 0 and room["spectators"] == []
