@@ -164,7 +164,8 @@ class Driver:
             room = Room(index, per_room)
             for j in range(per_room):
                 seat = j if j < self.seats else None
-                base = self.servers[(index + j) % len(self.servers)]
+                spread = j if config.get("spread", "socket") == "socket" else 0
+                base = self.servers[(index + spread) % len(self.servers)]
                 room.conns.append(Conn(room, j, seat, base))
             self.rooms.append(room)
         self.http: dict[str, httpx.AsyncClient] = {}

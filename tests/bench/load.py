@@ -2,7 +2,8 @@
 
     .venv/bin/python -m tests.bench.load --rooms N --seats M --watchers K
         [--think-ms T] [--seconds S] [--warmup W] [--postgres] [--procs P --redis] [--pin]
-        [--client-procs C] [--no-floor] [--no-compression] [--profile FILE] [--json FILE]
+        [--client-procs C] [--spread socket|room] [--no-floor] [--no-compression]
+        [--profile FILE] [--json FILE] [--log-dir DIR]
     .venv/bin/python -m tests.bench.load --scale-out ...     # the same load on 1, 2, 4 processes
 
 It starts the real server (``python -m app``; P processes sharing a private Redis with
@@ -12,15 +13,21 @@ dropped afterwards; otherwise a SQLite file), registers the players, creates N r
 over WebSockets, a rematch as soon as one ends. Mode 1 (``--think-ms 0``): every seat moves the
 moment its own new state says it is to act. Mode 2: it waits a think time, uniform in
 [0.5, 1.5) x T. Clients run in their own process(es), pinned to CPU 1 with ``--pin`` while the
-servers are pinned to CPU 0; they spread a room's sockets over the server processes.
+servers are pinned to CPU 0. With several server processes a room's sockets go round-robin over
+them (``--spread socket``: every move crosses Redis) or all to one (``--spread room``, what a
+proxy hashing the room id gives); the host's HTTP calls go to its own socket's process.
 
 Then, in the same run, the floor: ``tests.bench.echo_app`` under the same uvicorn settings, as
 many processes, the same sockets and the same message pattern (per move every member of a room
 receives one frame, the mover's being the answer to its own frame).
 
-Every figure is printed beside the floor's and the ratio ours/floor, with the load average.
-Memory: RSS with the rooms created but no socket, with every socket connected and idle (no
-match), and at the end of the window with every room live.
+Every figure is printed beside the floor's and the ratio ours/floor, with the load average and
+how long the servers and clients waited for a CPU (``/proc/PID/schedstat``: a noisy machine
+shows there; re-run then). With Postgres it also reports commits/s, moves per commit and a
+probe of a bare durable commit's latency. ``--profile FILE`` records server 0 with py-spy
+(summarise it with ``python -m tests.bench._profile FILE``). Memory: RSS with the rooms created
+but no socket, with every socket connected and idle (no match), and at the end of the window
+with every room live.
 
 Bounded: at most 5,000 rooms and 12,000 sockets, 600 s windows, every wait has a deadline, and
 every process started is stopped by its own handle. 127.0.0.1 only.
@@ -81,6 +88,7 @@ class LoadConfig:
     log_dir: str | None = None
     seed: int = 1
     server_module: str = "app"  # another entry point of the same server, for experiments
+    spread: str = "socket"  # socket: a room's sockets on different processes; room: one process
 
     def check(self) -> None:
         if not 1 <= self.rooms <= MAX_ROOMS:
@@ -115,6 +123,12 @@ class LoadConfig:
         where = f"{self.procs} server process{'es' if self.procs > 1 else ''}"
         if self.redis:
             where += " + Redis"
+        if self.procs > 1:
+            where += (
+                " (a room's sockets spread over the processes)"
+                if self.spread == "socket"
+                else " (each room's sockets on one process)"
+            )
         opts = ",".join(f"{k}={v}" for k, v in self.options.items())
         return (
             f"{self.rooms} rooms x {self.seats} seats + {self.watchers} watchers "
@@ -122,7 +136,8 @@ class LoadConfig:
             f"{mode}, {where}, {'Postgres' if self.postgres else 'SQLite'}, "
             f"{'pinned: servers CPU 0, clients CPU 1' if self.pin else 'not pinned'}, "
             f"{self.client_procs} client process{'es' if self.client_procs > 1 else ''}, "
-            f"ws compression {'on' if self.compression else 'off'}, "
+            f"clients {'offer' if self.compression else 'refuse'} per-message deflate "
+            "(the server's settings decide), "
             f"warmup {self.warmup:g} s, window {self.seconds:g} s"
         )
 
@@ -154,6 +169,7 @@ class Phase:
     client_waited: float = 0
     pg_commit_ms: dict[str, float] = field(default_factory=dict)
     pg_commits: int | None = None
+    pg_sessions: int | None = None  # Postgres sessions opened in the window (pool churn)
     postgres_cpu: float | None = None
     redis_cpu: float | None = None
     rss: dict[str, int] = field(default_factory=dict)
@@ -227,6 +243,7 @@ def client_configs(cfg: LoadConfig, mode: str, urls: list[str], frame: float) ->
                 "compression": cfg.compression,
                 "seed": cfg.seed * 1000 + index,
                 "echo_frame_bytes": round(frame),
+                "spread": cfg.spread,
             }
         )
     return [c for c in configs if c["room_indexes"]]
@@ -260,7 +277,9 @@ def measure(
     cpu = {name: meter.stop() for name, meter in meters.items()}
     if commits is not None and commits_before is not None:
         time.sleep(0.6)  # Postgres publishes its counters at most every 0.5 s
-        phase.pg_commits = commits() - commits_before
+        after = commits()
+        phase.pg_commits = after[0] - commits_before[0]
+        phase.pg_sessions = after[1] - commits_before[1]
     phase.load_after = loadavg()
     phase.rss["end"] = servers.rss()
     phase.rss["peak"] = max(peak, phase.rss["end"])
@@ -363,13 +382,16 @@ def pg_commit_probe(admin_url: str, database: str, count: int = 50) -> list[floa
     return _pg_run(admin_url, database, work)
 
 
-def pg_commits(admin_url: str, database: str) -> int:
-    async def work(connection: Any) -> int:
-        return await connection.fetchval(
-            "SELECT xact_commit FROM pg_stat_database WHERE datname = $1", database
-        )
+def pg_counters(admin_url: str, database: str) -> tuple[int, int]:
+    """Transactions committed and sessions opened so far on one database."""
 
-    return int(_pg_run(admin_url, "postgres", work))
+    async def work(connection: Any) -> tuple[int, int]:
+        row = await connection.fetchrow(
+            "SELECT xact_commit, sessions FROM pg_stat_database WHERE datname = $1", database
+        )
+        return int(row["xact_commit"]), int(row["sessions"])
+
+    return _pg_run(admin_url, "postgres", work)
 
 
 @contextlib.contextmanager
@@ -411,8 +433,8 @@ def run_ours(cfg: LoadConfig, log_dir: Path) -> Phase:
             extra["postgres"] = CpuMeter(finder=lambda: pids_whose_cmdline_has(f" {name} "))
             phase.pg_commit_ms = percentiles(pg_commit_probe(cfg.postgres_url, name))
 
-            def commits() -> int:
-                return pg_commits(cfg.postgres_url, name)
+            def commits() -> tuple[int, int]:
+                return pg_counters(cfg.postgres_url, name)
 
         env = {
             "CARDROOM_DATABASE_URL": url,
@@ -544,12 +566,14 @@ def rows(ours: Phase, floor: Phase | None) -> list[tuple[str, float | None, floa
         ("rematch p50 ms (over -> new state)", pick(ours, lambda p: p.rematch["p50"]), None, 2)
     )
     if ours.postgres_cpu is not None:
-        table.append(("postgres backends CPU %", ours.postgres_cpu, None, 1))
+        table.append(("postgres backends CPU % (long-lived)", ours.postgres_cpu, None, 1))
     if ours.pg_commits is not None and ours.window_s:
         commits_per_s = ours.pg_commits / ours.window_s
         table.append(("postgres commits/s (all sessions)", commits_per_s, None, 1))
         if commits_per_s:
             table.append(("moves per commit", ours.moves_per_s / commits_per_s, None, 2))
+    if ours.pg_sessions is not None and ours.window_s:
+        table.append(("postgres sessions opened/s", ours.pg_sessions / ours.window_s, None, 1))
     if ours.pg_commit_ms:
         table.append(("postgres commit probe p50 ms", ours.pg_commit_ms["p50"], None, 2))
         table.append(("postgres commit probe p99 ms", ours.pg_commit_ms["p99"], None, 2))
@@ -640,11 +664,13 @@ def scale_out(cfg: LoadConfig, counts: tuple[int, ...] = (1, 2, 4)) -> list[dict
     base, base_floor = results[0]["ours"].moves_per_s, results[0]["floor"]
     print(
         f"\n== scale-out with Redis ({cfg.rooms} rooms x {cfg.seats} seats + {cfg.watchers} "
-        f"watchers, {'pinned' if cfg.pin else 'not pinned'}, {os.cpu_count()} CPUs)"
+        f"watchers, spread by {cfg.spread}, {'pinned' if cfg.pin else 'not pinned'}, "
+        f"{os.cpu_count()} CPUs)"
     )
     print(
         f"{'processes':<10}{'moves/s':>10}{'factor':>8}{'msgs/s':>10}{'p50 ms':>8}"
-        f"{'p99 ms':>8}{'srv CPU%':>9}{'redis%':>8}{'pg%':>7}{'floor msg/s':>12}{'factor':>8}"
+        f"{'p99 ms':>8}{'srv CPU%':>9}{'wait%':>7}{'redis%':>8}{'pg%':>7}{'floor msg/s':>12}"
+        f"{'factor':>8}"
         f"  load avg"
     )
     for procs, result in zip(counts, results, strict=True):
@@ -655,7 +681,8 @@ def scale_out(cfg: LoadConfig, counts: tuple[int, ...] = (1, 2, 4)) -> list[dict
         print(
             f"{procs:<10}{ours.moves_per_s:>10.1f}{_ratio(ours.moves_per_s, base):>8}"
             f"{ours.msgs_per_s:>10.1f}{ours.rtt.get('p50', 0):>8.2f}{ours.rtt.get('p99', 0):>8.2f}"
-            f"{ours.server_cpu:>9.1f}{_num(ours.redis_cpu):>8}{_num(ours.postgres_cpu):>7}"
+            f"{ours.server_cpu:>9.1f}{ours.server_waited:>7.1f}{_num(ours.redis_cpu):>8}"
+            f"{_num(ours.postgres_cpu):>7}"
             f"{_num(floor.msgs_per_s if floor else None):>12}{floor_factor:>8}"
             f"  {fmt_load(ours.load_before)}"
         )
@@ -679,12 +706,23 @@ def parse(argv: list[str] | None = None) -> tuple[LoadConfig, argparse.Namespace
     parser.add_argument("--client-procs", type=int, default=1)
     parser.add_argument("--game", default=None)
     parser.add_argument("--target", type=int, default=50, help="Abstrac's points to win")
-    parser.add_argument("--no-compression", action="store_true")
+    parser.add_argument(
+        "--no-compression",
+        action="store_true",
+        help="clients do not offer per-message deflate (browsers do; the server may refuse)",
+    )
     parser.add_argument("--no-floor", action="store_true")
     parser.add_argument("--profile", default=None, help="py-spy raw profile of server 0")
     parser.add_argument("--log-dir", default=None)
     parser.add_argument("--json", default=None, help="write every figure here")
     parser.add_argument("--scale-out", action="store_true", help="1, 2 and 4 processes")
+    parser.add_argument(
+        "--spread",
+        choices=("socket", "room"),
+        default="socket",
+        help="with --procs: a room's sockets round-robin over the processes (socket), or all "
+        "on one process, as a proxy hashing the room id would do (room)",
+    )
     parser.add_argument(
         "--server-module",
         default="app",
@@ -712,6 +750,7 @@ def parse(argv: list[str] | None = None) -> tuple[LoadConfig, argparse.Namespace
         profile=args.profile,
         log_dir=args.log_dir,
         server_module=args.server_module,
+        spread=args.spread,
     )
     return cfg, args
 
