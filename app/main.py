@@ -1,4 +1,5 @@
-"""``create_app()``: the FastAPI application; its lifespan starts this process's services."""
+"""``create_app()``: the site as one ASGI application. FastAPI serves the pages and the API, and
+its lifespan starts this process's services; room sockets are served in front of it."""
 
 from __future__ import annotations
 
@@ -8,16 +9,18 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from app.api import games, matches, players, ratings, rooms
+from app.api.errors import RefuseNulBytes
 from app.api.errors import install as install_error_handlers
-from app.realtime import endpoint
+from app.realtime.endpoint import RoomSockets
 from app.services import Services
 from app.settings import Settings, get_settings
 from app.web import pages
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None) -> ASGIApp:
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -35,7 +38,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (players, games, rooms, matches, ratings):
         app.include_router(module.router)
     app.include_router(rooms.play_router)
-    app.include_router(endpoint.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
 
@@ -43,4 +45,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    return app
+    return RefuseNulBytes(RoomSockets(app, lambda: app.state.services))

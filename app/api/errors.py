@@ -59,8 +59,6 @@ class RefuseNulBytes:
 
 
 def install(app: FastAPI) -> None:
-    app.add_middleware(RefuseNulBytes)
-
     @app.exception_handler(ApiError)
     async def api_error(_: Request, error: ApiError) -> JSONResponse:
         return error_response(error.status, error.code, error.message)

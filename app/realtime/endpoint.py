@@ -1,12 +1,20 @@
-"""``GET /ws/rooms/{id}``: a seated player plays that seat, everyone else watches."""
+"""``GET /ws/rooms/{id}``: a seated player plays that seat, everyone else watches.
+
+The endpoint is plain ASGI, served in front of FastAPI (:class:`RoomSockets`): a socket lives
+as long as its player stays, and through FastAPI's router and middleware every frame sent would
+pass their wrappers, and every socket would keep their frames alive. None of them has anything
+to do here: the endpoint checks the origin and the token itself.
+"""
 
 from __future__ import annotations
 
 import logging
+import re
 import time
+from collections.abc import Callable
 
-from fastapi import APIRouter, WebSocket
-from starlette.websockets import WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.identity import same_origin, token_of
 from app.realtime.hub import Connection
@@ -23,7 +31,6 @@ from app.rooms.errors import ActionRefused, RoomError
 from app.services import Services
 
 log = logging.getLogger(__name__)
-router = APIRouter()
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
@@ -61,9 +68,25 @@ class RateLimit:
         return True
 
 
-@router.websocket("/ws/rooms/{room_id}")
-async def room_socket(websocket: WebSocket, room_id: str) -> None:
-    services: Services = websocket.app.state.services
+ROOM_PATH = re.compile(r"/ws/rooms/(?P<room_id>[^/]+)")
+
+
+class RoomSockets:
+    """ASGI: room sockets to :func:`room_socket`, everything else to ``app`` (FastAPI, whose
+    lifespan puts the services on its state)."""
+
+    def __init__(self, app: ASGIApp, services: Callable[[], Services]) -> None:
+        self.app = app
+        self.services = services
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and (match := ROOM_PATH.fullmatch(scope["path"])):
+            await room_socket(WebSocket(scope, receive, send), match["room_id"], self.services())
+        else:
+            await self.app(scope, receive, send)
+
+
+async def room_socket(websocket: WebSocket, room_id: str, services: Services) -> None:
     settings = services.settings
     if not same_origin(websocket, settings.allowed_origins):
         await websocket.close(CLOSE_POLICY)  # before accept: the upgrade is refused (403)

@@ -1,8 +1,8 @@
 """The sockets of this process, by room; it is the rooms layer's audience.
 
-Every connection has its own outbox drained by its own task, so one slow
-client never holds up a room's fan-out; a client too far behind is dropped and
-reconnects into a fresh state.
+Every connection has its own outbox, drained by a task of its own while it holds
+frames, so one slow client never holds up a room's fan-out; a client too far
+behind is dropped and reconnects into a fresh state.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
@@ -27,35 +28,50 @@ CLOSE_TOO_SLOW = 4008
 
 
 class Connection:
+    """One socket's way out. Frames wait in an outbox that a task drains while there is
+    something to send; an idle socket holds no task (at thousands of sockets, the memory of
+    one waiting task each is a good part of what a socket costs)."""
+
     def __init__(self, websocket: WebSocket, player: PlayerRecord, room_id: str) -> None:
         self.websocket = websocket
         self.player = player
         self.room_id = room_id
-        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self._sender = asyncio.get_running_loop().create_task(self._drain())
+        self._outbox: deque[str | None] = deque()
+        self._sender: asyncio.Task[None] | None = None
+        self._closed = False
 
     def send(self, frame: str) -> None:
-        if self._outbox.qsize() >= OUTBOX_LIMIT:
-            log.info("dropping a slow client of room %s", self.room_id)
-            self._outbox.put_nowait(None)
+        if self._closed:
             return
-        self._outbox.put_nowait(frame)
+        if len(self._outbox) >= OUTBOX_LIMIT:
+            log.info("dropping a slow client of room %s", self.room_id)
+            self._closed = True
+            self._outbox.append(None)
+        else:
+            self._outbox.append(frame)
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(self._drain())
 
     async def _drain(self) -> None:
-        while True:
-            frame = await self._outbox.get()
-            if frame is None:
-                with contextlib.suppress(Exception):
-                    await self.websocket.close(CLOSE_TOO_SLOW)
-                return
-            try:
+        try:
+            while self._outbox:
+                frame = self._outbox.popleft()
+                if frame is None:
+                    with contextlib.suppress(Exception):
+                        await self.websocket.close(CLOSE_TOO_SLOW)
+                    return
                 await self.websocket.send_text(frame)
-            except Exception:
-                return
+        except Exception:
+            self._closed = True  # the socket is gone; its endpoint is leaving
+        finally:
+            self._sender = None
 
     async def close(self) -> None:
-        self._sender.cancel()
-        await asyncio.gather(self._sender, return_exceptions=True)
+        self._closed = True
+        self._outbox.clear()
+        if self._sender is not None:
+            self._sender.cancel()
+            await asyncio.gather(self._sender, return_exceptions=True)
 
 
 class Hub:
