@@ -36,13 +36,16 @@ class Connection:
         self.websocket = websocket
         self.player = player
         self.room_id = room_id
-        self._outbox: deque[str | None] = deque()
+        # an empty deque still costs 0.7 KB: there is one only while frames wait
+        self._outbox: deque[str | None] | None = None
         self._sender: asyncio.Task[None] | None = None
         self._closed = False
 
     def send(self, frame: str) -> None:
         if self._closed:
             return
+        if self._outbox is None:
+            self._outbox = deque()
         if len(self._outbox) >= OUTBOX_LIMIT:
             log.info("dropping a slow client of room %s", self.room_id)
             self._closed = True
@@ -50,12 +53,12 @@ class Connection:
         else:
             self._outbox.append(frame)
         if self._sender is None:
-            self._sender = asyncio.get_running_loop().create_task(self._drain())
+            self._sender = asyncio.get_running_loop().create_task(self._drain(self._outbox))
 
-    async def _drain(self) -> None:
+    async def _drain(self, outbox: deque[str | None]) -> None:
         try:
-            while self._outbox:
-                frame = self._outbox.popleft()
+            while outbox:
+                frame = outbox.popleft()
                 if frame is None:
                     with contextlib.suppress(Exception):
                         await self.websocket.close(CLOSE_TOO_SLOW)
@@ -65,10 +68,11 @@ class Connection:
             self._closed = True  # the socket is gone; its endpoint is leaving
         finally:
             self._sender = None
+            self._outbox = None
 
     async def close(self) -> None:
         self._closed = True
-        self._outbox.clear()
+        self._outbox = None
         if self._sender is not None:
             self._sender.cancel()
             await asyncio.gather(self._sender, return_exceptions=True)
