@@ -4,11 +4,12 @@ leaderboard / player stats over the real server."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -23,6 +24,8 @@ from app.db.ratings import BOT_SKILLS, NEWCOMER, Skill, places, rate, rebuild, r
 from tests.api.play import play_bots, play_match
 from tests.clients import Guest
 from tests.server import fresh_database
+
+T = TypeVar("T")
 
 NEW = NEWCOMER
 
@@ -88,15 +91,33 @@ def test_a_solo_match_changes_nothing() -> None:
 
 
 # -- stored in the finishing transaction ----------------------------------------------------
+class LoopThread:
+    """An event loop on a thread of its own, kept for a whole test (an engine's connections
+    belong to one loop): this thread may already run one, Playwright's, after browser tests."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+
+    def run_until_complete(self, work: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
+
+    def close(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+
 @pytest.fixture
-def loop() -> Iterator[asyncio.AbstractEventLoop]:
-    running = asyncio.new_event_loop()
+def loop() -> Iterator[LoopThread]:
+    running = LoopThread()
     yield running
     running.close()
 
 
 @pytest.fixture
-def db(tmp_path: Path, loop: asyncio.AbstractEventLoop) -> Iterator[AsyncEngine]:
+def db(tmp_path: Path, loop: LoopThread) -> Iterator[AsyncEngine]:
     with fresh_database(tmp_path) as url:
         engine = make_engine(url)
         loop.run_until_complete(upgrade_to_head(engine))
@@ -107,7 +128,7 @@ def db(tmp_path: Path, loop: asyncio.AbstractEventLoop) -> Iterator[AsyncEngine]
 class Table:
     """Rows for matches written straight to a fresh database, then rated like _finish does."""
 
-    def __init__(self, db: AsyncEngine, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, db: AsyncEngine, loop: LoopThread) -> None:
         self.db = db
         self.run = loop.run_until_complete
         self.now = datetime(2025, 3, 1, tzinfo=UTC)
@@ -224,9 +245,7 @@ class Table:
         return self.run(run())
 
 
-def test_record_match_stores_ratings_history_and_trend(
-    db: AsyncEngine, loop: asyncio.AbstractEventLoop
-) -> None:
+def test_record_match_stores_ratings_history_and_trend(db: AsyncEngine, loop: LoopThread) -> None:
     table = Table(db, loop)
     first = table.finish([1, 2, 3], [30, 10, 20], [0])
     rated = table.ratings()
@@ -247,7 +266,7 @@ def test_record_match_stores_ratings_history_and_trend(
     assert table.ratings("abstrac") == {}
 
 
-def test_record_match_ties_bots_and_solo(db: AsyncEngine, loop: asyncio.AbstractEventLoop) -> None:
+def test_record_match_ties_bots_and_solo(db: AsyncEngine, loop: LoopThread) -> None:
     table = Table(db, loop)
     tie = table.finish([1, 2, 3], [40, 40, 10], [0, 1])
     rated = table.ratings()
@@ -274,7 +293,7 @@ def test_record_match_ties_bots_and_solo(db: AsyncEngine, loop: asyncio.Abstract
 
 
 def test_a_rating_failure_is_logged_and_the_finish_still_commits(
-    db: AsyncEngine, loop: asyncio.AbstractEventLoop, caplog: pytest.LogCaptureFixture
+    db: AsyncEngine, loop: LoopThread, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = Table(db, loop)
     # rating the same match twice breaks rating_history's primary key inside the savepoint
@@ -366,7 +385,7 @@ def test_leaderboard_errors(live_server: str) -> None:
 
 
 def test_rebuild_recounts_and_rerates_to_the_same_figures(
-    db: AsyncEngine, loop: asyncio.AbstractEventLoop
+    db: AsyncEngine, loop: LoopThread
 ) -> None:
     table = Table(db, loop)
     table.finish([1, 2, 3], [30, 10, 20], [0])
