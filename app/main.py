@@ -45,4 +45,6 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    return RefuseNulBytes(RoomSockets(app, lambda: app.state.services))
+    # Room sockets first: each coroutine a socket waits in costs memory for its whole life.
+    # The room id and the token are looked up, never stored, so a NUL in them is harmless.
+    return RoomSockets(RefuseNulBytes(app), lambda: app.state.services)

@@ -13,9 +13,10 @@ import re
 import time
 from collections.abc import Callable
 
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from app.db.players import PlayerRecord
 from app.identity import same_origin, token_of
 from app.realtime.hub import Connection
 from app.realtime.protocol import (
@@ -28,6 +29,7 @@ from app.realtime.protocol import (
     parse,
 )
 from app.rooms.errors import ActionRefused, RoomError
+from app.rooms.runtime import RoomRuntime
 from app.services import Services
 
 log = logging.getLogger(__name__)
@@ -44,6 +46,8 @@ class RateLimit:
     A flooding client hears ``rate_limited`` at most once a second; the rest of
     what it sends past the limit is dropped without an answer.
     """
+
+    __slots__ = ("burst", "rate", "stamp", "tokens", "warned")
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
@@ -81,64 +85,93 @@ class RoomSockets:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and (match := ROOM_PATH.fullmatch(scope["path"])):
-            await room_socket(WebSocket(scope, receive, send), match["room_id"], self.services())
+            await room_socket(scope, receive, send, match["room_id"], self.services())
         else:
             await self.app(scope, receive, send)
 
 
-async def room_socket(websocket: WebSocket, room_id: str, services: Services) -> None:
-    settings = services.settings
-    if not same_origin(websocket, settings.allowed_origins):
-        await websocket.close(CLOSE_POLICY)  # before accept: the upgrade is refused (403)
+async def room_socket(
+    scope: Scope, receive: Receive, send: Send, room_id: str, services: Services
+) -> None:
+    """The socket speaks plain ASGI messages: a starlette ``WebSocket`` kept for a socket's
+    whole life, with its parsed headers and cookies, costs more than 1 KB a socket. For the
+    same reason, what only the handshake and the greeting need lives in functions of their
+    own, whose frames are gone when the socket settles down to wait."""
+    admitted = await _admit(scope, receive, send, room_id, services)
+    if admitted is None:
         return
-    token = token_of(websocket, allow_query=True)
-    player = await services.players.by_token(token) if token else None
-    manager = services.manager
-    try:
-        runtime = await manager.runtime(room_id)
-    except RoomError:
-        runtime = None
-    # Accepted first, so that a browser can read why it is turned away and stop retrying.
-    await websocket.accept()
-    if player is None:
-        await websocket.close(CLOSE_UNAUTHORIZED, "Choose a name first.")
-        return
-    if runtime is None:
-        await websocket.close(CLOSE_NO_ROOM, "No such room.")
-        return
-    connection = Connection(websocket, player, room_id)
+    player, runtime = admitted
+    connection = Connection(send, player, room_id)
     services.hub.join(connection)
     try:
-        seat = runtime.seat_of(player.id)
-        room = manager.room_json(runtime)
-        connection.send(
-            encode({"type": "hello", "you": {"player_id": player.id, "seat": seat}, "room": room})
-        )
-        manager.presence_changed(room_id)
-        frame = runtime.state_frame(seat)
-        if frame is not None:
-            connection.send(frame)
-        await _serve(websocket, connection, services)
-    except WebSocketDisconnect:
-        pass
+        _greet(connection, runtime, services)
+        await _serve(receive, connection, services)
     finally:
         services.hub.leave(connection)
         await connection.close()
-        manager.presence_changed(room_id)
+        services.manager.presence_changed(room_id)
 
 
-async def _serve(websocket: WebSocket, connection: Connection, services: Services) -> None:
+async def _admit(
+    scope: Scope, receive: Receive, send: Send, room_id: str, services: Services
+) -> tuple[PlayerRecord, RoomRuntime] | None:
+    """The handshake: accept the socket of a known player to a room that exists, or refuse
+    it with the reason."""
+    if (await receive())["type"] != "websocket.connect":
+        return None
+    handshake = HTTPConnection(scope)
+    if not same_origin(handshake, services.settings.allowed_origins):
+        await _close(send, CLOSE_POLICY)  # before the accept: the upgrade is refused (403)
+        return None
+    token = token_of(handshake, allow_query=True)
+    scope["headers"] = []  # read now; the server would keep them for the socket's whole life
+    player = await services.players.by_token(token) if token else None
+    try:
+        runtime = await services.manager.runtime(room_id)
+    except RoomError:
+        runtime = None
+    # Accepted first, so that a browser can read why it is turned away and stop retrying.
+    await send({"type": "websocket.accept"})
+    if player is None:
+        await _close(send, CLOSE_UNAUTHORIZED, "Choose a name first.")
+        return None
+    if runtime is None:
+        await _close(send, CLOSE_NO_ROOM, "No such room.")
+        return None
+    return player, runtime
+
+
+def _greet(connection: Connection, runtime: RoomRuntime, services: Services) -> None:
+    player = connection.player
+    seat = runtime.seat_of(player.id)
+    room = services.manager.room_json(runtime)
+    connection.send(
+        encode({"type": "hello", "you": {"player_id": player.id, "seat": seat}, "room": room})
+    )
+    services.manager.presence_changed(connection.room_id)
+    frame = runtime.state_frame(seat)
+    if frame is not None:
+        connection.send(frame)
+
+
+async def _close(send: Send, code: int, reason: str = "") -> None:
+    await send({"type": "websocket.close", "code": code, "reason": reason})
+
+
+async def _serve(receive: Receive, connection: Connection, services: Services) -> None:
     settings = services.settings
     limit = RateLimit(settings.messages_per_second, settings.message_burst)
     while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        frame = message.get("text") if message.get("text") is not None else message.get("bytes")
+        message = await receive()
+        if message["type"] != "websocket.receive":
+            return  # websocket.disconnect
+        frame = message.get("text")
         if frame is None:
-            continue
+            frame = message.get("bytes")
+            if frame is None:
+                continue
         if len(frame) > settings.max_frame_bytes:
-            await websocket.close(CLOSE_TOO_BIG)
+            await connection.close(CLOSE_TOO_BIG)
             return
         if not limit.allow():
             if limit.should_warn():

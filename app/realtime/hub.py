@@ -13,10 +13,11 @@ import logging
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from starlette.websockets import WebSocket
+from starlette.types import Send
 
 from app.db.players import PlayerRecord
 from app.realtime.protocol import encode
+from games.base import Seat
 
 if TYPE_CHECKING:
     from app.rooms.manager import RoomManager
@@ -32,8 +33,10 @@ class Connection:
     something to send; an idle socket holds no task (at thousands of sockets, the memory of
     one waiting task each is a good part of what a socket costs)."""
 
-    def __init__(self, websocket: WebSocket, player: PlayerRecord, room_id: str) -> None:
-        self.websocket = websocket
+    __slots__ = ("_closed", "_outbox", "_send", "_sender", "player", "room_id")
+
+    def __init__(self, send: Send, player: PlayerRecord, room_id: str) -> None:
+        self._send = send  # the server's ASGI send
         self.player = player
         self.room_id = room_id
         # an empty deque still costs 0.7 KB: there is one only while frames wait
@@ -60,22 +63,28 @@ class Connection:
             while outbox:
                 frame = outbox.popleft()
                 if frame is None:
-                    with contextlib.suppress(Exception):
-                        await self.websocket.close(CLOSE_TOO_SLOW)
+                    await self._send_close(CLOSE_TOO_SLOW)
                     return
-                await self.websocket.send_text(frame)
+                await self._send({"type": "websocket.send", "text": frame})
         except Exception:
             self._closed = True  # the socket is gone; its endpoint is leaving
         finally:
             self._sender = None
             self._outbox = None
 
-    async def close(self) -> None:
+    async def close(self, code: int | None = None) -> None:
+        """Stop sending; with a ``code``, also close the socket with it."""
         self._closed = True
         self._outbox = None
         if self._sender is not None:
             self._sender.cancel()
             await asyncio.gather(self._sender, return_exceptions=True)
+        if code is not None:
+            await self._send_close(code)
+
+    async def _send_close(self, code: int) -> None:
+        with contextlib.suppress(Exception):  # the client may be gone already
+            await self._send({"type": "websocket.close", "code": code})
 
 
 class Hub:
@@ -122,8 +131,14 @@ class Hub:
         runtime = self.manager.loaded(room_id) if self.manager else None
         if not members or runtime is None:
             return
+        # Built once per viewer and move, and not kept: a live room would hold a frame per
+        # seat between its moves.
+        frames: dict[Seat | None, str | None] = {}
         for connection in members:
-            frame = runtime.state_frame(runtime.seat_of(connection.player.id))
+            seat = runtime.seat_of(connection.player.id)
+            if seat not in frames:
+                frames[seat] = runtime.state_frame(seat)
+            frame = frames[seat]
             if frame is not None:
                 connection.send(frame)
 

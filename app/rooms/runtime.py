@@ -42,12 +42,10 @@ class RoomRuntime:
         self.remote_present: dict[str, set[int]] = {}
         self.bot_tasks: dict[Seat, asyncio.Task[None]] = {}
         self.timer: asyncio.Task[None] | None = None
-        self._frames: dict[Seat | None, str] = {}
 
     def set_room(self, room: RoomRecord) -> None:
         self.room = room
         self.table = TableSettings.parse(room.table)
-        self._frames.clear()
 
     # -- match state -----------------------------------------------------------------
     def load_match(
@@ -65,7 +63,6 @@ class RoomRuntime:
         self.clock_used = {}
         self.away.clear()
         self.absent_since.clear()
-        self._frames.clear()
         self.catch_up(moves)
 
     def advance(self, seat: Seat, action: Action, state: State, at: datetime) -> None:
@@ -78,7 +75,6 @@ class RoomRuntime:
         self.seq += 1
         self.last = (seat, action)
         self.changed_at = at
-        self._frames.clear()
 
     def catch_up(self, moves: list[MoveRow]) -> None:
         for move in moves:
@@ -89,7 +85,6 @@ class RoomRuntime:
     def end_by_forfeit(self, outcome: dict[str, Any]) -> None:
         self.terminal = outcome
         self.room.status = "finished"
-        self._frames.clear()
 
     def match_end(
         self, outcome: dict[str, Any], move_count: int, at: datetime, snapshot_every: int
@@ -132,7 +127,6 @@ class RoomRuntime:
             self.away.add(seat)
         else:
             self.away.discard(seat)
-        self._frames.clear()
 
     # -- timers --------------------------------------------------------------------------
     def deadlines(self) -> dict[Seat, datetime]:
@@ -150,14 +144,10 @@ class RoomRuntime:
 
     # -- messages ----------------------------------------------------------------------
     def state_frame(self, viewer: Seat | None) -> str | None:
-        """The ``state`` message for one viewer, serialised once per move and viewer."""
+        """The ``state`` message for one viewer, serialised."""
         if self.state is None or self.match is None:
             return None
-        frame = self._frames.get(viewer)
-        if frame is None:
-            frame = orjson.dumps(self.state_message(viewer)).decode()
-            self._frames[viewer] = frame
-        return frame
+        return orjson.dumps(self.state_message(viewer)).decode()
 
     def state_message(self, viewer: Seat | None) -> dict[str, Any]:
         assert self.state is not None and self.match is not None

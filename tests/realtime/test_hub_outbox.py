@@ -19,12 +19,13 @@ class Socket:
         if reading:
             self.reading.set()
 
-    async def send_text(self, frame: str) -> None:
+    async def __call__(self, message: dict[str, object]) -> None:
+        """uvicorn's ASGI send."""
+        if message["type"] == "websocket.close":
+            self.closed_with = message["code"]  # type: ignore[assignment]
+            return
         await self.reading.wait()
-        self.sent.append(frame)
-
-    async def close(self, code: int) -> None:
-        self.closed_with = code
+        self.sent.append(message["text"])  # type: ignore[arg-type]
 
 
 def connection(socket: Socket) -> Connection:

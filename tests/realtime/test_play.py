@@ -155,6 +155,8 @@ def test_upgrades_without_identity_or_from_a_foreign_origin_are_refused(live_ser
         (None, room_id, 4401),
         ("not-a-token", room_id, 4401),
         (host.token, "no-such-room", 4404),
+        (host.token, "%00", 4404),
+        ("a%00b", room_id, 4401),
     ):
         sock = RoomSocket(live_server, room, token, {})
         with pytest.raises(ConnectionClosed) as closed:
