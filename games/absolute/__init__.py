@@ -63,6 +63,8 @@ class AbsoluteEngine(Engine):
         return view.reveal(state)
 
     def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":  # the common case, without a further call
+            return None
         return rules.outcome(state)
 
     def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:

@@ -54,7 +54,7 @@ def parse_cards(value: Any, what: str, *, low: int, high: int) -> list[Card]:
         span = f"{low} to {high}" if high < 1_000 else f"at least {low}"
         raise MalformedAction(f"{what!r} must be a list of {span} cards")
     for item in value:
-        if not is_card(item):
+        if not (isinstance(item, str) and item in RANK):  # is_card, inline: a hot path
             parse_card(item, what)  # raises with the reason
     return list(value)
 
@@ -145,74 +145,78 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
 
 
 Part = tuple[Card, ...]
-Side = tuple[Part, int, Card | None]
-
-
-def _swap_sides(cards: tuple[Card, ...]) -> list[Side]:
-    """Every 1- or 2-card part of ``cards``: (cards, sum of values, its zero card or None).
-
-    Parts holding two zeros are left out: no set may hold two zeros.
-    """
-    sides: list[Side] = []
-    for index, first in enumerate(cards):
-        first_zero = first if first in ZEROS else None
-        sides.append(((first,), VALUE[first], first_zero))
-        for second in cards[index + 1 :]:
-            if second in ZEROS:
-                if first_zero is not None:
-                    continue
-                sides.append(((first, second), VALUE[first] + VALUE[second], second))
-            else:
-                sides.append(((first, second), VALUE[first] + VALUE[second], first_zero))
-    return sides
-
-
 Take = tuple[int, Part, int]
-
-
-@lru_cache(maxsize=1024)
-def _takes(cards: tuple[Card, ...], zero_value: int | None) -> tuple[tuple[Take, ...], ...]:
-    """The 1- or 2-card parts a swap may take from a set, as (need, cards, fewest cards to
-    give), where need is what the zero-free cards given for them must add up to: (every
-    take, the takes for which a zero card may be given).
-
-    While the set's zero stays, its value is frozen, so the sums must match and no zero may
-    come in; when it goes, what comes in must stand for its value plus the rest taken.
-    Tuples only, so cached entries cost the garbage collector nothing. Every set that a
-    swap or a play changes is new here, so this runs often too.
-    """
-    spare = len(cards) - MIN_SET_SIZE  # cards the set can lose without getting any back
-    every: list[Take] = []
-    zero_ok: list[Take] = []
-    for take, total, take_zero in _swap_sides(cards):
-        if take_zero is None:
-            every.append((total, take, len(take) - spare))
-            if zero_value is None:
-                zero_ok.append(every[-1])
-        else:
-            every.append((total + (zero_value or 0), take, len(take) - spare))
-            zero_ok.append(every[-1])
-    return tuple(every), tuple(zero_ok)
-
-
+"""A part a swap may take from a set: (what the zero-free cards given for it must add up to,
+its cards, the fewest cards to give for it)."""
+SetTakes = tuple[int, tuple[Take, ...], tuple[Take, ...]]
+"""A set's id, every take, and the takes for which a zero card may be given."""
+Exact = dict[int, list[Part]]
 ZeroGive = tuple[Part, int, int, int]
 
 
-def _gives(hand: list[Card]) -> tuple[dict[int, list[Part]], list[ZeroGive]]:
-    """The 1- or 2-card parts of the hand a swap may give, in hand order: (the zero-free
-    parts by their sum, the parts with a zero as (cards, lowest and highest need they can
-    meet, number of cards)). A given zero stands for need - (the sum of the part), which
-    must lie in its range.
+@lru_cache(maxsize=4096)
+def _takes(
+    cards: tuple[Card, ...], zero_value: int | None
+) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
+    """The 1- or 2-card parts a swap may take from a set (every take, the takes for which a
+    zero card may be given), in the order of the set's cards: each card, then each pair of it
+    and a later card (a set holds at most one zero, so no pair holds two). Cached, as most
+    sets stay on the table for many turns; tuples only, so cached entries cost the garbage
+    collector nothing.
+
+    While the set's zero stays, its value is frozen, so the sums must match and no zero may
+    come in; when it goes, what comes in must stand for its value plus the rest taken. So a
+    take needs the sum of what its cards stand for, the zero for its value.
     """
-    exact: dict[int, list[Part]] = {}
+    spare = len(cards) - MIN_SET_SIZE  # cards the set can lose without getting any back
+    stand = [VALUE[card] if card not in ZEROS else zero_value or 0 for card in cards]
+    every: list[Take] = []
+    append = every.append
+    count = len(cards)
+    for index in range(count):
+        first, value = cards[index], stand[index]
+        append((value, (first,), 1 - spare))
+        for later in range(index + 1, count):
+            append((value + stand[later], (first, cards[later]), 2 - spare))
+    takes = tuple(every)
+    if zero_value is None:
+        return takes, takes
+    return takes, tuple(take for take in takes if not ZEROS.isdisjoint(take[1]))
+
+
+def _gives(hand: list[Card]) -> tuple[Exact, list[ZeroGive]]:
+    """The 1- or 2-card parts of the hand a swap may give, in hand order: (the zero-free parts
+    by their sum, the parts with a zero as (cards, lowest and highest need they can meet,
+    number of cards)). A given zero stands for need - (the rest of the part), which must lie
+    in its range. Parts with two zeros are left out: no set may hold two zeros."""
+    exact: Exact = {}
     wild: list[ZeroGive] = []
-    for cards, total, zero in _swap_sides(tuple(hand)):
-        if zero is None:
-            exact.setdefault(total, []).append(cards)
+    count = len(hand)
+    for index in range(count):
+        first = hand[index]
+        value = VALUE[first]
+        first_zero = first in ZEROS
+        if first_zero:
+            wild.append(_zero_give((first,), first, 0))
+        elif value in exact:
+            exact[value].append((first,))
         else:
-            low, high = zero_range(zero)
-            wild.append((cards, total + low, total + high, len(cards)))
+            exact[value] = [(first,)]
+        for later in range(index + 1, count):
+            second = hand[later]
+            if second in ZEROS:
+                if not first_zero:
+                    wild.append(_zero_give((first, second), second, value))
+            elif first_zero:
+                wild.append(_zero_give((first, second), first, VALUE[second]))
+            else:
+                exact.setdefault(value + VALUE[second], []).append((first, second))
     return exact, wild
+
+
+def _zero_give(cards: Part, zero: Card, rest: int) -> ZeroGive:
+    low, high = zero_range(zero)
+    return cards, rest + low, rest + high, len(cards)
 
 
 def swap_actions(state: State, seat: Seat) -> list[Action]:
@@ -224,27 +228,41 @@ def swap_actions(state: State, seat: Seat) -> list[Action]:
     """
     exact, wild = _gives(state["hands"][seat])
     went_out = state["went_out"]
+    sets: list[SetTakes] = [
+        (table_set["id"], *_takes(tuple(table_set["cards"]), table_set["zero"]))
+        for table_set in state["sets"]
+        if not went_out[table_set["owner"]]
+    ]
+    if not wild:
+        return _exact_swaps(sets, exact)
     actions: list[Action] = []
-    for table_set in state["sets"]:
-        if went_out[table_set["owner"]]:
-            continue
-        set_id = table_set["id"]
-        every, zero_ok = _takes(tuple(table_set["cards"]), table_set["zero"])
-        actions += [
-            {"type": "swap", "set": set_id, "give": [*give], "take": [*take]}
-            for need, take, least in every
-            if need in exact
-            for give in exact[need]
-            if len(give) >= least
-        ]
-        if wild:
-            actions += [
-                {"type": "swap", "set": set_id, "give": [*give], "take": [*take]}
-                for need, take, least in zero_ok
-                for give, low, high, count in wild
-                if low <= need <= high and count >= least
-            ]
+    for one_set in sets:
+        actions += _exact_swaps([one_set], exact)
+        actions += _zero_swaps(one_set, wild)
     return actions
+
+
+def _exact_swaps(sets: list[SetTakes], exact: Exact) -> list[Action]:
+    """The swaps giving zero-free parts, set by set, take by take."""
+    return [
+        {"type": "swap", "set": set_id, "give": [*give], "take": [*take]}
+        for set_id, every, _ in sets
+        for need, take, least in every
+        if need in exact
+        for give in exact[need]
+        if len(give) >= least
+    ]
+
+
+def _zero_swaps(one_set: SetTakes, wild: list[ZeroGive]) -> list[Action]:
+    """The swaps giving a part with a zero to one set, take by take."""
+    set_id, _, zero_ok = one_set
+    return [
+        {"type": "swap", "set": set_id, "give": [*give], "take": [*take]}
+        for need, take, least in zero_ok
+        for give, low, high, count in wild
+        if low <= need <= high and count >= least
+    ]
 
 
 @cache

@@ -23,13 +23,13 @@ hold), "discard" (keep discarding down to 7), "over".
 
 from __future__ import annotations
 
-import copy
 import random
+from bisect import insort
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from games.absolute.actions import (
-    can_draw_deck,
     parse_discard,
     parse_play,
     parse_source,
@@ -60,6 +60,7 @@ from games.base import (
     Outcome,
     Seat,
     State,
+    clone,
     draw_rng,
     new_rng_state,
     require,
@@ -154,7 +155,13 @@ def _begin_turn(state: State, seat: Seat) -> None:
 def to_act(state: State) -> frozenset[Seat]:
     if state["phase"] == "over":
         return frozenset()
-    return frozenset((state["turn"]["seat"],))
+    return _only(state["turn"]["seat"])
+
+
+@cache
+def _only(seat: Seat) -> frozenset[Seat]:
+    """The set of one seat; immutable, so one object per seat serves every state."""
+    return frozenset((seat,))
 
 
 def outcome(state: State) -> Outcome | None:
@@ -165,7 +172,7 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(
         scores=tuple(float(total) for total in totals),
         winners=tuple(seat for seat, total in enumerate(totals) if total == best),
-        rounds=tuple(copy.deepcopy(state["rounds"])),
+        rounds=tuple(clone(state["rounds"])),
         detail={
             "totals": list(totals),
             "round_scores": [[p["score"] for p in r["players"]] for r in state["rounds"]],
@@ -224,24 +231,29 @@ def _need_play_phase(state: State) -> None:
 def _draw(state: State, seat: Seat, action: Action) -> State:
     source = parse_source(action)
     require(state["phase"] == "draw", "already_drew", "You have already drawn this turn.")
-    if source == "deck":
-        require(
-            can_draw_deck(state),
-            "deck_empty",
-            "The deck is empty and there is nothing to shuffle into a new one: "
-            "take the discard instead.",
-        )
-    else:
-        require(bool(state["discard"]), "discard_empty", "The discard pile is empty.")
+    deck, discard = state["deck"], state["discard"]
     new = dict(state)
-    if source == "deck" and not state["deck"]:
-        # Keep the top discard, shuffle the rest into a new deck (spec 5.1).
-        rest = state["discard"][:-1]
-        _rng(new).shuffle(rest)
-        new["deck"], new["discard"] = rest, state["discard"][-1:]
-    card = new[source][-1]
-    new[source] = new[source][:-1]
-    new["hands"] = _with_hand(state, seat, sort_cards([*state["hands"][seat], card]))
+    if source == "deck":
+        if not deck:
+            require(
+                len(discard) >= 2,
+                "deck_empty",
+                "The deck is empty and there is nothing to shuffle into a new one: "
+                "take the discard instead.",
+            )
+            # Keep the top discard, shuffle the rest into a new deck (spec 5.1).
+            deck = discard[:-1]
+            _rng(new).shuffle(deck)
+            new["discard"] = discard[-1:]
+        card = deck[-1]
+        new["deck"] = deck[:-1]
+    else:
+        require(bool(discard), "discard_empty", "The discard pile is empty.")
+        card = discard[-1]
+        new["discard"] = discard[:-1]
+    hand = [*state["hands"][seat]]
+    insort(hand, card, key=RANK.__getitem__)
+    new["hands"] = _with_hand(state, seat, hand)
     new["phase"] = "play"
     new["turn"] = {**state["turn"], "drew": source, "card": card}
     return new
@@ -310,6 +322,8 @@ def _swap(state: State, seat: Seat, action: Action) -> State:
 
 
 def _require_distinct(cards: list[Card]) -> None:
+    if len(set(cards)) == len(cards):
+        return
     seen: set[Card] = set()
     for card in cards:
         if card in seen:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import copy
+from functools import lru_cache
 from typing import Any
 
 from games.absolute.actions import can_draw_deck, can_hold, can_swap, discards_owed
-from games.absolute.cards import HAND_LIMIT, ROUNDS
+from games.absolute.cards import HAND_LIMIT, ROUNDS, Card
 from games.absolute.scoring import score_set
-from games.base import Seat, State
+from games.base import Seat, State, clone
 
 
 def view(state: State, seat: Seat | None) -> dict[str, Any]:
@@ -16,7 +16,7 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
     over = state["phase"] == "over"
     turn = state["turn"]
     went_out = state["went_out"]
-    rounds = copy.deepcopy(state["rounds"])  # the caller may change its view freely
+    rounds = clone(state["rounds"])  # the caller may change its view freely
     return {
         "game": "absolute",
         "viewer": seat,
@@ -39,7 +39,7 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
                 "cards": list(s["cards"]),
                 "zero": s["zero"],
                 "locked": went_out[s["owner"]],
-                **score_set(s["cards"]),
+                **_score(tuple(s["cards"])),
             }
             for s in state["sets"]
         ],
@@ -56,6 +56,13 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "options": dict(state["options"]),
         "winners": _winners(state["totals"]) if over else None,
     }
+
+
+@lru_cache(maxsize=4096)
+def _score(cards: tuple[Card, ...]) -> dict[str, Any]:
+    """``score_set``, cached: a set is shown many times. Callers copy it (``**``) and never
+    change it."""
+    return score_set(cards)
 
 
 def _turn_view(state: State, seat: Seat | None) -> dict[str, Any]:
