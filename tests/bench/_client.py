@@ -449,6 +449,8 @@ class Driver:
             nonlocal failures
             host = room.conns[0]
             async with gate:
+                # the watchdog counts a room's silence from when its start is asked for
+                room.progress = now()
                 answer = await self._post(host.base, f"/api/rooms/{room.id}/start", host.token)
             room.progress = now()
             if answer.status_code != 200 and "already_started" not in answer.text:

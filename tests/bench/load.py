@@ -562,9 +562,9 @@ def rows(ours: Phase, floor: Phase | None) -> list[tuple[str, float | None, floa
         )
     )
     table.append(("matches/s", pick(ours, lambda p: p.matches / p.window_s), None, 2))
-    table.append(
-        ("rematch p50 ms (over -> new state)", pick(ours, lambda p: p.rematch["p50"]), None, 2)
-    )
+    for q in ("p50", "p99", "max"):
+        label = f"rematch {q} ms (over -> new state)"
+        table.append((label, pick(ours, lambda p, q=q: p.rematch.get(q)), None, 2))
     if ours.postgres_cpu is not None:
         table.append(("postgres backends CPU % (long-lived)", ours.postgres_cpu, None, 1))
     if ours.pg_commits is not None and ours.window_s:
