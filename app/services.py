@@ -31,7 +31,7 @@ class Services:
 
     @classmethod
     async def start(cls, settings: Settings) -> Services:
-        db = make_engine(settings.database_url)
+        db = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
         await upgrade_to_head(db)
         movelog = MoveLog(db)
         movelog.start()

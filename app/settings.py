@@ -12,6 +12,11 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CARDROOM_", env_file=".env", extra="ignore")
 
     database_url: str = "sqlite+aiosqlite:///./cardroom.db"
+    # Postgres connections kept open per process, and how many more it may open at a peak.
+    # Two are the move log's for good. A connection past the pool is closed when it comes
+    # back, so a pool too small for the usual load opens a new one every few requests.
+    db_pool_size: int = 20
+    db_max_overflow: int = 10
     redis_url: str | None = None
     bot_delay_ms: int = 700
     bot_think_ms: int = 300
