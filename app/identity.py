@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection
@@ -30,3 +32,22 @@ def same_origin(connection: HTTPConnection, allowed: list[str]) -> bool:
     if origin in allowed:
         return True
     return urlsplit(origin).netloc.lower() == connection.headers.get("host", "").lower()
+
+
+QUERY_TOKEN = re.compile(r"(?<=[?&]token=)[^&\s\"]+")
+
+
+class RedactQueryTokens(logging.Filter):
+    """uvicorn logs a socket's path with its query string: a script's ``?token=`` stays out of
+    the log (browsers send the cookie instead)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                QUERY_TOKEN.sub("[redacted]", arg) if isinstance(arg, str) else arg
+                for arg in record.args
+            )
+        return True
+
+
+REDACT_QUERY_TOKENS = RedactQueryTokens()

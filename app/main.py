@@ -4,6 +4,7 @@ its lifespan starts this process's services; room sockets are served in front of
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,6 +15,7 @@ from starlette.types import ASGIApp
 from app.api import games, matches, players, ratings, rooms
 from app.api.errors import RefuseNulBytes
 from app.api.errors import install as install_error_handlers
+from app.identity import REDACT_QUERY_TOKENS
 from app.realtime.endpoint import RoomSockets
 from app.services import Services
 from app.settings import Settings, get_settings
@@ -33,6 +35,8 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
         finally:
             await services.stop()
 
+    for server_log in ("uvicorn.error", "uvicorn.access"):
+        logging.getLogger(server_log).addFilter(REDACT_QUERY_TOKENS)
     app = FastAPI(title="cardroom", lifespan=lifespan)
     install_error_handlers(app)
     for module in (players, games, rooms, matches, ratings):

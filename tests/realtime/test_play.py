@@ -11,6 +11,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.clients import Guest, RoomSocket
 from tests.conftest import FLOOD_RATE
+from tests.server import ServerProcess
 
 
 def seated_room(live_server: str, **options: Any) -> tuple[Guest, Guest, str]:
@@ -210,3 +211,13 @@ def test_bots_play_a_whole_match(live_server: str) -> None:
             break
     match = httpx.get(f"{live_server}/api/matches/{state['match_id']}").json()
     assert match["status"] == "finished" and match["has_bots"] is True
+
+
+def test_a_token_in_the_socket_address_stays_out_of_the_server_log(server: ServerProcess) -> None:
+    host = Guest(server.url, "Host")
+    sock = RoomSocket(server.url, host.create_room()["id"], host.token, {})
+    assert sock.expect("hello")["you"]["player_id"] == host.id
+    sock.close()
+    log = server.log_path.read_text()
+    assert "token=[redacted]" in log
+    assert host.token not in log
