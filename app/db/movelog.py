@@ -15,6 +15,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
+from asyncpg.exceptions import (
+    InterfaceError,
+    OperatorInterventionError,
+    PostgresConnectionError,
+)
 from sqlalchemy import bindparam, delete, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
@@ -50,7 +56,8 @@ class MoveLog:
         self._queue: asyncio.Queue[MoveCommit] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._conns: dict[bool, AsyncConnection] = {}  # by whether it runs transactions
-        dialect = postgresql if db.dialect.name == "postgresql" else sqlite
+        self._postgres = db.dialect.name == "postgresql"
+        dialect = postgresql if self._postgres else sqlite
         self._insert = (
             dialect.insert(Move)
             .on_conflict_do_nothing(index_elements=["match_id", "seq"])
@@ -122,7 +129,7 @@ class MoveLog:
         conn = self._conns.pop(atomic, None)
         if conn is not None:
             try:
-                won = await self._write_in_transaction(conn, batch)
+                won = await self._write_in_transaction(conn, batch, atomic)
                 self._conns[atomic] = conn
                 return won
             except DBAPIError as error:
@@ -130,17 +137,22 @@ class MoveLog:
                     self._conns[atomic] = conn
                     raise
                 await conn.close()
+            except ConnectionLost:
+                await conn.invalidate()
+                await conn.close()
         conn = await self._db.connect()
         if not atomic:
             # moves alone are one INSERT, which commits by itself: no BEGIN and COMMIT round
             # trips
             await conn.execution_options(isolation_level="AUTOCOMMIT")
         self._conns[atomic] = conn
-        return await self._write_in_transaction(conn, batch)
+        return await self._write_in_transaction(conn, batch, atomic)
 
     async def _write_in_transaction(
-        self, conn: AsyncConnection, batch: list[MoveCommit]
+        self, conn: AsyncConnection, batch: list[MoveCommit], atomic: bool
     ) -> set[tuple[int, int]]:
+        if self._postgres and not atomic:
+            return await _insert_on_driver(conn, batch)
         async with conn.begin():
             return await self._write(conn, batch)
 
@@ -167,6 +179,39 @@ class MoveLog:
         """End a match without a move (a forfeit)."""
         async with self._db.begin() as conn:
             await finish_matches(conn, [end])
+
+
+class ConnectionLost(Exception):
+    """The database connection under a driver-level statement is gone."""
+
+
+# Moves alone, on Postgres: one statement of the same text for any batch, run on the driver.
+# SQLAlchemy's execution layer cost 0.8 ms of CPU for a one-row batch here (compiled and
+# cached) against 0.3 ms for the whole asyncpg round trip: most of a light-load move's
+# server time, and a few percent at saturation.
+_INSERT_MOVES = (
+    "INSERT INTO moves (match_id, seq, seat, action, at) "
+    "SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::json[], "
+    "$5::timestamptz[]) ON CONFLICT (match_id, seq) DO NOTHING RETURNING match_id, seq"
+)
+
+
+async def _insert_on_driver(conn: AsyncConnection, batch: list[MoveCommit]) -> set[tuple[int, int]]:
+    """Insert a batch of moves on an autocommitting connection's asyncpg connection (the json
+    codec SQLAlchemy installs takes the JSON text)."""
+    driver = (await conn.get_raw_connection()).driver_connection
+    try:
+        rows = await driver.fetch(
+            _INSERT_MOVES,
+            [c.match_id for c in batch],
+            [c.seq for c in batch],
+            [c.seat for c in batch],
+            [orjson.dumps(c.action).decode() for c in batch],
+            [c.at for c in batch],
+        )
+    except (OSError, InterfaceError, PostgresConnectionError, OperatorInterventionError) as error:
+        raise ConnectionLost from error  # a closed socket, a restart, a terminated backend
+    return {(row["match_id"], row["seq"]) for row in rows}
 
 
 async def finish_matches(conn: AsyncConnection, ends: list[MatchEnd]) -> None:
