@@ -28,6 +28,7 @@ import logging
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -193,8 +194,42 @@ _RATE = (
 _CHANGE = insert(RatingChange)
 
 
-def _upsert(conn: AsyncConnection) -> Any:
-    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert
+def _dialect_insert(dialect: str) -> Any:
+    return (postgresql if dialect == "postgresql" else sqlite).insert
+
+
+# Built once per dialect: building a statement costs as much as running it here.
+@cache
+def _count_statement(dialect: str) -> Any:
+    upsert = _dialect_insert(dialect)(PlayerGame)
+    return upsert.on_conflict_do_update(
+        index_elements=["player_id", "game"],
+        set_={
+            "played": PlayerGame.played + upsert.excluded.played,
+            "won": PlayerGame.won + upsert.excluded.won,
+            "lost": PlayerGame.lost + upsert.excluded.lost,
+            "drawn": PlayerGame.drawn + upsert.excluded.drawn,
+            "last_match_id": upsert.excluded.last_match_id,
+        },
+    )
+
+
+@cache
+def _newcomers_statement(dialect: str) -> Any:
+    return _dialect_insert(dialect)(Rating).on_conflict_do_nothing(
+        index_elements=["player_id", "game"]
+    )
+
+
+_LOCK_RATINGS = (
+    select(Rating.player_id, Rating.game, Rating.mu, Rating.sigma)
+    .where(
+        Rating.player_id.in_(bindparam("players", expanding=True)),
+        Rating.game.in_(bindparam("games", expanding=True)),
+    )
+    .order_by(Rating.player_id, Rating.game)
+    .with_for_update()
+)
 
 
 async def _count(conn: AsyncConnection, ends: Sequence[MatchEnd]) -> None:
@@ -224,19 +259,8 @@ async def _count(conn: AsyncConnection, ends: Sequence[MatchEnd]) -> None:
             row["lost"] += int(not won)
             row["drawn"] += int(won and len(winners) > 1)
             row["last_match_id"] = end.match_id
-    upsert = _upsert(conn)(PlayerGame)
     await conn.execute(
-        upsert.on_conflict_do_update(
-            index_elements=["player_id", "game"],
-            set_={
-                "played": PlayerGame.played + upsert.excluded.played,
-                "won": PlayerGame.won + upsert.excluded.won,
-                "lost": PlayerGame.lost + upsert.excluded.lost,
-                "drawn": PlayerGame.drawn + upsert.excluded.drawn,
-                "last_match_id": upsert.excluded.last_match_id,
-            },
-        ),
-        [records[key] for key in sorted(records)],
+        _count_statement(conn.dialect.name), [records[key] for key in sorted(records)]
     )
 
 
@@ -247,7 +271,7 @@ async def _lock_ratings(
     locked (Postgres) in (player, game) order."""
     keys = sorted({(p, e.game) for e in ends for p, _ in e.seats if p is not None})
     await conn.execute(
-        _upsert(conn)(Rating).on_conflict_do_nothing(index_elements=["player_id", "game"]),
+        _newcomers_statement(conn.dialect.name),
         [
             {
                 "player_id": player_id,
@@ -263,10 +287,8 @@ async def _lock_ratings(
         ],
     )
     rows = await conn.execute(
-        select(Rating.player_id, Rating.game, Rating.mu, Rating.sigma)
-        .where(Rating.player_id.in_({p for p, _ in keys}), Rating.game.in_({g for _, g in keys}))
-        .order_by(Rating.player_id, Rating.game)
-        .with_for_update()
+        _LOCK_RATINGS,
+        {"players": sorted({p for p, _ in keys}), "games": sorted({g for _, g in keys})},
     )
     return {(r.player_id, r.game): Skill(r.mu, r.sigma) for r in rows}
 
