@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.db.players import PlayerRecord
 from app.identity import same_origin, token_of
-from app.realtime.hub import Connection
+from app.realtime.hub import Connection, close_socket
 from app.realtime.protocol import (
     ActionMessage,
     BadMessage,
@@ -121,7 +121,7 @@ async def _admit(
         return None
     handshake = HTTPConnection(scope)
     if not same_origin(handshake, services.settings.allowed_origins):
-        await _close(send, CLOSE_POLICY)  # before the accept: the upgrade is refused (403)
+        await close_socket(send, CLOSE_POLICY)  # before the accept: the upgrade is refused (403)
         return None
     token = token_of(handshake, allow_query=True)
     scope["headers"] = []  # read now; the server would keep them for the socket's whole life
@@ -133,10 +133,10 @@ async def _admit(
     # Accepted first, so that a browser can read why it is turned away and stop retrying.
     await send({"type": "websocket.accept"})
     if player is None:
-        await _close(send, CLOSE_UNAUTHORIZED, "Choose a name first.")
+        await close_socket(send, CLOSE_UNAUTHORIZED, "Choose a name first.")
         return None
     if runtime is None:
-        await _close(send, CLOSE_NO_ROOM, "No such room.")
+        await close_socket(send, CLOSE_NO_ROOM, "No such room.")
         return None
     return player, runtime
 
@@ -152,10 +152,6 @@ def _greet(connection: Connection, runtime: RoomRuntime, services: Services) -> 
     frame = runtime.state_frame(seat)
     if frame is not None:
         connection.send(frame)
-
-
-async def _close(send: Send, code: int, reason: str = "") -> None:
-    await send({"type": "websocket.close", "code": code, "reason": reason})
 
 
 async def _serve(receive: Receive, connection: Connection, services: Services) -> None:

@@ -28,6 +28,12 @@ OUTBOX_LIMIT = 256
 CLOSE_TOO_SLOW = 4008
 
 
+async def close_socket(send: Send, code: int, reason: str = "") -> None:
+    """Close a socket through the server's ASGI send (before its accept: refuse it)."""
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await send({"type": "websocket.close", "code": code, "reason": reason})
+
+
 class Connection:
     """One socket's way out. Frames wait in an outbox that a task drains while there is
     something to send; an idle socket holds no task (at thousands of sockets, the memory of
@@ -63,7 +69,7 @@ class Connection:
             while outbox:
                 frame = outbox.popleft()
                 if frame is None:
-                    await self._send_close(CLOSE_TOO_SLOW)
+                    await close_socket(self._send, CLOSE_TOO_SLOW)
                     return
                 await self._send({"type": "websocket.send", "text": frame})
         except Exception:
@@ -80,11 +86,7 @@ class Connection:
             self._sender.cancel()
             await asyncio.gather(self._sender, return_exceptions=True)
         if code is not None:
-            await self._send_close(code)
-
-    async def _send_close(self, code: int) -> None:
-        with contextlib.suppress(Exception):  # the client may be gone already
-            await self._send({"type": "websocket.close", "code": code})
+            await close_socket(self._send, code)
 
 
 class Hub:
