@@ -11,6 +11,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.db.driver import ConnectionLost
 from app.rooms.errors import RoomError
 
 log = logging.getLogger(__name__)
@@ -68,10 +69,14 @@ def install(app: FastAPI) -> None:
         return error_response(error.status, error.code, error.message)
 
     @app.exception_handler(DBAPIError)
-    async def database_error(_: Request, error: DBAPIError) -> JSONResponse:
+    async def database_error(request: Request, error: DBAPIError) -> JSONResponse:
         if not error.connection_invalidated:
             raise error
-        log.warning("a database connection was lost (the pool is renewed): %s", error.orig)
+        return await connection_lost(request, error.orig)
+
+    @app.exception_handler(ConnectionLost)
+    async def connection_lost(_: Request, error: BaseException) -> JSONResponse:
+        log.warning("a database connection was lost (the pool is renewed): %s", error)
         response = error_response(
             503, "unavailable", "The database connection was reset; please try again."
         )

@@ -10,6 +10,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.clock import utcnow
+from app.db.driver import transaction
 from app.db.models import Match, MatchSeat, Move, Room, Snapshot
 from app.db.rooms import RoomRecord
 
@@ -51,7 +52,7 @@ async def start_match(
     """Open a match for a room whose every seat is filled; ``None`` if the room moved on."""
     now = utcnow()
     try:
-        async with db.begin() as conn:
+        async with transaction(db) as conn:
             match_id = (
                 await conn.execute(
                     _NEW_MATCH,
@@ -86,7 +87,7 @@ async def start_match(
                 _CLAIM_ROOM,
                 {"room": room.id, "from_status": from_status, "b_match": match_id, "now": now},
             )
-            if claimed.rowcount != 1:
+            if claimed.first() is None:
                 raise RoomMovedOn
     except RoomMovedOn:
         return None
@@ -123,6 +124,7 @@ _CLAIM_ROOM = (
     update(Room)
     .where(Room.id == bindparam("room"), Room.status == bindparam("from_status"))
     .values(status="playing", match_id=bindparam("b_match"), updated_at=bindparam("now"))
+    .returning(Room.id)
 )
 
 

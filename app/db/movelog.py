@@ -16,16 +16,20 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from asyncpg.exceptions import (
-    InterfaceError,
-    OperatorInterventionError,
-    PostgresConnectionError,
-)
+from asyncpg import Connection as AsyncpgConnection
 from sqlalchemy import bindparam, delete, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.db.driver import (
+    ConnectionLost,
+    DriverConnection,
+    Writer,
+    connection_errors,
+    driver_of,
+    transaction,
+)
 from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, Move, Room, Snapshot
 from app.db.ratings import record_matches
@@ -141,9 +145,9 @@ class MoveLog:
                 await conn.invalidate()
                 await conn.close()
         conn = await self._db.connect()
-        if not atomic:
-            # moves alone are one INSERT, which commits by itself: no BEGIN and COMMIT round
-            # trips
+        if self._postgres or not atomic:
+            # SQLAlchemy never opens a transaction on it: on Postgres the log drives its
+            # transactions on the driver; moves alone are one INSERT, which commits by itself
             await conn.execution_options(isolation_level="AUTOCOMMIT")
         self._conns[atomic] = conn
         return await self._write_in_transaction(conn, batch, atomic)
@@ -151,17 +155,34 @@ class MoveLog:
     async def _write_in_transaction(
         self, conn: AsyncConnection, batch: list[MoveCommit], atomic: bool
     ) -> set[tuple[int, int]]:
-        if self._postgres and not atomic:
-            return await _insert_on_driver(conn, batch)
-        async with conn.begin():
-            return await self._write(conn, batch)
+        if not self._postgres:
+            async with conn.begin():
+                rows = [
+                    {
+                        "match_id": c.match_id,
+                        "seq": c.seq,
+                        "seat": c.seat,
+                        "action": c.action,
+                        "at": c.at,
+                    }
+                    for c in batch
+                ]
+                won = {(r.match_id, r.seq) for r in await conn.execute(self._insert, rows)}
+                await self._store_ends(conn, batch, won)
+                return won
+        driver = await driver_of(conn)
+        with connection_errors():
+            if not atomic:
+                return await _insert_on_driver(driver, batch)
+            async with driver.transaction():
+                won = await _insert_on_driver(driver, batch)
+                await self._store_ends(DriverConnection(driver, conn.dialect), batch, won)
+                return won
 
-    async def _write(self, conn: AsyncConnection, batch: list[MoveCommit]) -> set[tuple[int, int]]:
-        rows = [
-            {"match_id": c.match_id, "seq": c.seq, "seat": c.seat, "action": c.action, "at": c.at}
-            for c in batch
-        ]
-        won = {(r.match_id, r.seq) for r in await conn.execute(self._insert, rows)}
+    async def _store_ends(
+        self, conn: Writer, batch: list[MoveCommit], won: set[tuple[int, int]]
+    ) -> None:
+        """The snapshots and match ends that the stored moves of a batch carry."""
         stored = [c for c in batch if (c.match_id, c.seq) in won]
         snapshots = [
             {"match_id": c.match_id, "seq": c.seq, "state": c.snapshot}
@@ -173,22 +194,16 @@ class MoveLog:
         ends = [c.end for c in stored if c.end is not None]
         if ends:
             await finish_matches(conn, ends)
-        return won
 
     async def finish(self, end: MatchEnd) -> None:
         """End a match without a move (a forfeit)."""
-        async with self._db.begin() as conn:
+        async with transaction(self._db) as conn:
             await finish_matches(conn, [end])
 
 
-class ConnectionLost(Exception):
-    """The database connection under a driver-level statement is gone."""
-
-
-# Moves alone, on Postgres: one statement of the same text for any batch, run on the driver.
-# SQLAlchemy's execution layer cost 0.8 ms of CPU for a one-row batch here (compiled and
-# cached) against 0.3 ms for the whole asyncpg round trip: most of a light-load move's
-# server time, and a few percent at saturation.
+# Moves on Postgres: one statement of the same text for any batch. Through SQLAlchemy a
+# one-row batch cost 0.8 ms of CPU here (compiled and cached) against 0.3 ms for the whole
+# asyncpg round trip: most of a light-load move's server time.
 _INSERT_MOVES = (
     "INSERT INTO moves (match_id, seq, seat, action, at) "
     "SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::json[], "
@@ -196,25 +211,23 @@ _INSERT_MOVES = (
 )
 
 
-async def _insert_on_driver(conn: AsyncConnection, batch: list[MoveCommit]) -> set[tuple[int, int]]:
-    """Insert a batch of moves on an autocommitting connection's asyncpg connection (the json
-    codec SQLAlchemy installs takes the JSON text)."""
-    driver = (await conn.get_raw_connection()).driver_connection
-    try:
-        rows = await driver.fetch(
-            _INSERT_MOVES,
-            [c.match_id for c in batch],
-            [c.seq for c in batch],
-            [c.seat for c in batch],
-            [orjson.dumps(c.action).decode() for c in batch],
-            [c.at for c in batch],
-        )
-    except (OSError, InterfaceError, PostgresConnectionError, OperatorInterventionError) as error:
-        raise ConnectionLost from error  # a closed socket, a restart, a terminated backend
-    return {(row["match_id"], row["seq"]) for row in rows}
+async def _insert_on_driver(
+    driver: AsyncpgConnection, batch: list[MoveCommit]
+) -> set[tuple[int, int]]:
+    """Insert a batch of moves with asyncpg (the json codec SQLAlchemy installs takes the JSON
+    text)."""
+    rows = await driver.fetch(
+        _INSERT_MOVES,
+        [c.match_id for c in batch],
+        [c.seq for c in batch],
+        [c.seat for c in batch],
+        [orjson.dumps(c.action).decode() for c in batch],
+        [c.at for c in batch],
+    )
+    return {(match_id, seq) for match_id, seq in rows}
 
 
-async def finish_matches(conn: AsyncConnection, ends: list[MatchEnd]) -> None:
+async def finish_matches(conn: Writer, ends: list[MatchEnd]) -> None:
     """Close the matches, their seats and their rooms, then count and rate them, a few
     statements for all of them, in the caller's transaction."""
     await conn.execute(

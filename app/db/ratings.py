@@ -32,11 +32,12 @@ from functools import cache
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import bindparam, delete, func, insert, select, text, update
+from sqlalchemy import Integer, String, any_, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.clock import iso
+from app.db.driver import Writer
 from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, Player, PlayerGame, Rating, RatingChange
 
@@ -104,7 +105,7 @@ def rate(skills: Sequence[Skill], ranks: Sequence[int], fixed: Sequence[bool]) -
 
 
 # -- updating ---------------------------------------------------------------------------------
-async def record_matches(conn: AsyncConnection, ends: Sequence[MatchEnd]) -> None:
+async def record_matches(conn: Writer, ends: Sequence[MatchEnd]) -> None:
     """Count and rate matches that have just finished (in that order), inside the caller's
     transaction: a few statements for all of them."""
     try:
@@ -123,9 +124,7 @@ def _countable(end: MatchEnd) -> bool:
     return bool(humans)
 
 
-async def _count_and_rate(
-    conn: AsyncConnection, ends: Sequence[MatchEnd], *, count: bool = True
-) -> None:
+async def _count_and_rate(conn: Writer, ends: Sequence[MatchEnd], *, count: bool = True) -> None:
     counted = [e for e in ends if _countable(e)]
     if count and counted:
         await _count(conn, counted)
@@ -221,18 +220,23 @@ def _newcomers_statement(dialect: str) -> Any:
     )
 
 
-_LOCK_RATINGS = (
-    select(Rating.player_id, Rating.game, Rating.mu, Rating.sigma)
-    .where(
-        Rating.player_id.in_(bindparam("players", expanding=True)),
-        Rating.game.in_(bindparam("games", expanding=True)),
+@cache
+def _lock_statement(dialect: str) -> Any:
+    if dialect == "postgresql":  # one text for any number of players: compiled once
+        players = Rating.player_id == any_(bindparam("players", type_=postgresql.ARRAY(Integer)))
+        games = Rating.game == any_(bindparam("games", type_=postgresql.ARRAY(String)))
+    else:
+        players = Rating.player_id.in_(bindparam("players", expanding=True))
+        games = Rating.game.in_(bindparam("games", expanding=True))
+    return (
+        select(Rating.player_id, Rating.game, Rating.mu, Rating.sigma)
+        .where(players, games)
+        .order_by(Rating.player_id, Rating.game)
+        .with_for_update()
     )
-    .order_by(Rating.player_id, Rating.game)
-    .with_for_update()
-)
 
 
-async def _count(conn: AsyncConnection, ends: Sequence[MatchEnd]) -> None:
+async def _count(conn: Writer, ends: Sequence[MatchEnd]) -> None:
     """Add the matches to each seated player's record for the game (one row per player and
     game, taken in that order, as the ratings are, so concurrent finishes never wait on
     each other in a circle)."""
@@ -264,9 +268,7 @@ async def _count(conn: AsyncConnection, ends: Sequence[MatchEnd]) -> None:
     )
 
 
-async def _lock_ratings(
-    conn: AsyncConnection, ends: Sequence[MatchEnd]
-) -> dict[tuple[int, str], Skill]:
+async def _lock_ratings(conn: Writer, ends: Sequence[MatchEnd]) -> dict[tuple[int, str], Skill]:
     """The current skill of every player in ``ends`` for that game, creating newcomers; rows
     locked (Postgres) in (player, game) order."""
     keys = sorted({(p, e.game) for e in ends for p, _ in e.seats if p is not None})
@@ -287,10 +289,10 @@ async def _lock_ratings(
         ],
     )
     rows = await conn.execute(
-        _LOCK_RATINGS,
+        _lock_statement(conn.dialect.name),
         {"players": sorted({p for p, _ in keys}), "games": sorted({g for _, g in keys})},
     )
-    return {(r.player_id, r.game): Skill(r.mu, r.sigma) for r in rows}
+    return {(player, game): Skill(mu, sigma) for player, game, mu, sigma in rows}
 
 
 # Every player's record per game, counted again from the finished matches (migration 0003
