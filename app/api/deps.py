@@ -12,7 +12,9 @@ from app.identity import token_of
 from app.services import Services
 
 
-def get_services(request: Request) -> Services:
+async def get_services(request: Request) -> Services:
+    # async, though it awaits nothing: FastAPI runs a plain ``def`` dependency on its thread
+    # pool, a thread hop on every request
     return request.app.state.services
 
 
