@@ -110,12 +110,15 @@ ACTIVITIES = (
     ("Hub.room_changed", "fan-out: room frames"),
     ("Connection._drain", "socket send: sender tasks, framing, deflate"),
     ("RoomManager._play", "move: checks, engine.apply, awaiting the commit"),
+    ("RoomManager.submit", "move: checks, engine.apply, awaiting the commit"),
     ("RoomManager.on_event", "broker events from other processes"),
     ("_serve", "socket receive: parse, rate limit, dispatch"),
+    ("_handle", "socket receive: parse, rate limit, dispatch"),
     ("room_socket", "socket accept/close"),
     ("WebSocketsSansIOProtocol", "websockets protocol: reading frames"),
     ("WebSocketProtocol", "websockets protocol: reading frames"),
     ("RedisBroker", "redis broker"),
+    ("Connection._do_execute", "asyncpg statements (caller not visible)"),
 )
 ROOTS = ("_run_module_as_main", "<module>", "Runner.run")
 
@@ -126,8 +129,9 @@ def _entry(frames: list[tuple[str, str]]) -> str:
         if any(needle in name for name in names):
             return label
     if not any(root in names[0] for root in ROOTS):
-        # SQLAlchemy runs its sync side in a greenlet whose stack does not lead to its caller
-        return "SQLAlchemy Core sync side (greenlet: caller not visible)"
+        # a coroutine resumed by the loop (uvloop's C) or SQLAlchemy's sync side in its
+        # greenlet: the stack does not lead back to the caller
+        return "caller not visible (a resumed coroutine, a greenlet)"
     return f"other: {frames[-1][0]} ({frames[-1][1]})"
 
 
