@@ -15,7 +15,8 @@ Actions (all JSON objects with a ``type``):
 
 ``legal_actions`` lists every draw, discard, hold and swap, every new set laid from the hand
 and every addition of hand cards to one own set. Regroupings (plays that take own sets apart)
-are not listed but ``apply`` accepts them.
+are not listed but ``apply`` accepts them. Listed actions are the caller's to read, not to
+change: the card lists of swaps are shared (see ``Part``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from games.absolute.cards import (
+    ALL_CARDS,
     HAND_LIMIT,
     MAX_SWAP,
     MIN_SET_SIZE,
@@ -144,25 +146,33 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
     return actions
 
 
-Part = tuple[Card, ...]
+Part = list[Card]
+"""One or two cards a swap gives or takes. The swaps listed share these lists (with each
+other, and the takes with later calls): making two fresh lists for each of the thousands of
+swaps listed was a good part of the engine's time. No caller changes an action it is given
+(actions are read, copied, serialised); one that wanted to would have to copy it first."""
 Take = tuple[int, Part, int]
-"""A part a swap may take from a set: (what the zero-free cards given for it must add up to,
-its cards, the fewest cards to give for it)."""
-SetTakes = tuple[int, tuple[Take, ...], tuple[Take, ...]]
-"""A set's id, every take, and the takes for which a zero card may be given."""
-Exact = dict[int, list[Part]]
-ZeroGive = tuple[Part, int, int, int]
+"""A part a swap may take from a set: (what the cards given for it must stand for, its
+cards, the fewest cards to give for it)."""
+Gives = dict[int, list[Part]]
+"""The 1- or 2-card parts of a hand a swap may give, in hand order, by what they can stand
+for."""
 
 
-@lru_cache(maxsize=4096)
+ALONE: dict[Card, Part] = {card: [card] for card in ALL_CARDS}
+"""Each card as the part a swap takes on its own."""
+
+
+@lru_cache(maxsize=128)
 def _takes(
     cards: tuple[Card, ...], zero_value: int | None
 ) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
     """The 1- or 2-card parts a swap may take from a set (every take, the takes for which a
     zero card may be given), in the order of the set's cards: each card, then each pair of it
     and a later card (a set holds at most one zero, so no pair holds two). Cached, as most
-    sets stay on the table for many turns; tuples only, so cached entries cost the garbage
-    collector nothing.
+    sets stay on the table for many turns. The sets of one round are all it needs to hold: a
+    bigger cache kept thousands of tuples and lists alive for every garbage collection to
+    scan, which cost more than it saved.
 
     While the set's zero stays, its value is frozen, so the sums must match and no zero may
     come in; when it goes, what comes in must stand for its value plus the rest taken. So a
@@ -170,53 +180,50 @@ def _takes(
     """
     spare = len(cards) - MIN_SET_SIZE  # cards the set can lose without getting any back
     stand = [VALUE[card] if card not in ZEROS else zero_value or 0 for card in cards]
+    one, two = 1 - spare, 2 - spare
     every: list[Take] = []
     append = every.append
     count = len(cards)
     for index in range(count):
         first, value = cards[index], stand[index]
-        append((value, (first,), 1 - spare))
+        append((value, ALONE[first], one))
         for later in range(index + 1, count):
-            append((value + stand[later], (first, cards[later]), 2 - spare))
+            append((value + stand[later], [first, cards[later]], two))
     takes = tuple(every)
     if zero_value is None:
         return takes, takes
-    return takes, tuple(take for take in takes if not ZEROS.isdisjoint(take[1]))
+    return takes, tuple([take for take in takes if not ZEROS.isdisjoint(take[1])])
 
 
-def _gives(hand: list[Card]) -> tuple[Exact, list[ZeroGive]]:
-    """The 1- or 2-card parts of the hand a swap may give, in hand order: (the zero-free parts
-    by their sum, the parts with a zero as (cards, lowest and highest need they can meet,
-    number of cards)). A given zero stands for need - (the rest of the part), which must lie
-    in its range. Parts with two zeros are left out: no set may hold two zeros."""
-    exact: Exact = {}
-    wild: list[ZeroGive] = []
-    count = len(hand)
-    for index in range(count):
-        first = hand[index]
+def _gives(hand: list[Card]) -> tuple[Gives, Gives]:
+    """The parts of the hand a swap may give: (the zero-free parts by their sum, the parts
+    with a zero by every need they can meet). A given zero stands for the need less the rest
+    of its part, which must lie in its range. Parts with two zeros are left out: no set may
+    hold two zeros."""
+    exact: Gives = {}
+    wild: Gives = {}
+    for index, first in enumerate(hand):
+        later = hand[index + 1 :]
+        if first in ZEROS:
+            _add_wild(wild, [first], first, 0)
+            for second in later:
+                if second not in ZEROS:
+                    _add_wild(wild, [first, second], first, VALUE[second])
+            continue
         value = VALUE[first]
-        first_zero = first in ZEROS
-        if first_zero:
-            wild.append(_zero_give((first,), first, 0))
-        elif value in exact:
-            exact[value].append((first,))
-        else:
-            exact[value] = [(first,)]
-        for later in range(index + 1, count):
-            second = hand[later]
+        exact.setdefault(value, []).append([first])
+        for second in later:
             if second in ZEROS:
-                if not first_zero:
-                    wild.append(_zero_give((first, second), second, value))
-            elif first_zero:
-                wild.append(_zero_give((first, second), first, VALUE[second]))
+                _add_wild(wild, [first, second], second, value)
             else:
-                exact.setdefault(value + VALUE[second], []).append((first, second))
+                exact.setdefault(value + VALUE[second], []).append([first, second])
     return exact, wild
 
 
-def _zero_give(cards: Part, zero: Card, rest: int) -> ZeroGive:
+def _add_wild(wild: Gives, part: Part, zero: Card, rest: int) -> None:
     low, high = zero_range(zero)
-    return cards, rest + low, rest + high, len(cards)
+    for need in range(rest + low, rest + high + 1):
+        wild.setdefault(need, []).append(part)
 
 
 def swap_actions(state: State, seat: Seat) -> list[Action]:
@@ -224,44 +231,25 @@ def swap_actions(state: State, seat: Seat) -> list[Action]:
     gives take by take, then the gives holding a zero take by take.
 
     Swaps are most of what a turn lists (dozens, hundreds with a zero in hand), so this is
-    the engine's hot spot: the set side is cached, the hand side computed once per call.
+    the engine's hot spot: the set side is cached, the hand side computed once per call, and
+    one comprehension pairs them.
     """
     exact, wild = _gives(state["hands"][seat])
     went_out = state["went_out"]
-    sets: list[SetTakes] = [
-        (table_set["id"], *_takes(tuple(table_set["cards"]), table_set["zero"]))
+    sets = [
+        (table_set["id"], _takes(tuple(table_set["cards"]), table_set["zero"]))
         for table_set in state["sets"]
         if not went_out[table_set["owner"]]
     ]
-    if not wild:
-        return _exact_swaps(sets, exact)
-    actions: list[Action] = []
-    for one_set in sets:
-        actions += _exact_swaps([one_set], exact)
-        actions += _zero_swaps(one_set, wild)
-    return actions
-
-
-def _exact_swaps(sets: list[SetTakes], exact: Exact) -> list[Action]:
-    """The swaps giving zero-free parts, set by set, take by take."""
+    passes = ((exact, 0), (wild, 1)) if wild else ((exact, 0),)
     return [
-        {"type": "swap", "set": set_id, "give": [*give], "take": [*take]}
-        for set_id, every, _ in sets
-        for need, take, least in every
-        if need in exact
-        for give in exact[need]
+        {"type": "swap", "set": set_id, "give": give, "take": take}
+        for set_id, takes in sets
+        for gives, which in passes
+        for need, take, least in takes[which]
+        if need in gives
+        for give in gives[need]
         if len(give) >= least
-    ]
-
-
-def _zero_swaps(one_set: SetTakes, wild: list[ZeroGive]) -> list[Action]:
-    """The swaps giving a part with a zero to one set, take by take."""
-    set_id, _, zero_ok = one_set
-    return [
-        {"type": "swap", "set": set_id, "give": [*give], "take": [*take]}
-        for need, take, least in zero_ok
-        for give, low, high, count in wild
-        if low <= need <= high and count >= least
     ]
 
 
@@ -282,21 +270,34 @@ def _subset_sums(hand: list[Card]) -> list[int]:
     return sums
 
 
+def _zero_sum_masks(sums: list[int]) -> list[int]:
+    """The masks but 0 whose sum is 0, ascending; found by list methods, as they are few."""
+    masks: list[int] = []
+    mask = 0
+    for _ in range(sums.count(0) - 1):
+        mask = sums.index(0, mask + 1)
+        masks.append(mask)
+    return masks
+
+
 def _playable_masks(hand: list[Card]) -> tuple[list[int], list[int]]:
     """The parts of the hand that fit a set, as bit masks in ascending order, never the whole
     hand: (the zero-free parts adding up to 0, which fit any set; those and the parts with
     exactly one zero whose value is allowed for its sign, which fit a set without a zero).
     """
+    if ZEROS.isdisjoint(hand):
+        if VALUE[hand[0]] > 0 or VALUE[hand[-1]] < 0:
+            return [], []  # a sorted hand of one sign and no zero has no part adding up to 0
+        sums = _subset_sums(hand)
+        balanced = _zero_sum_masks(sums)
+        if balanced and balanced[-1] == len(sums) - 1:
+            balanced.pop()
+        return balanced, balanced
     zeros = [(1 << index, card) for index, card in enumerate(hand) if card in ZEROS]
-    if not zeros and (VALUE[hand[0]] > 0 or VALUE[hand[-1]] < 0):
-        return [], []  # a sorted hand of one sign and no zero has no part adding up to 0
     sums = _subset_sums(hand)
     full = len(sums) - 1
-    if not zeros:
-        balanced = [mask for mask in range(3, full) if not sums[mask]]
-        return balanced, balanced
     zero_mask = sum(bit for bit, _ in zeros)
-    balanced = [mask for mask in range(3, full) if not sums[mask] and not mask & zero_mask]
+    balanced = [mask for mask in _zero_sum_masks(sums) if mask != full and not mask & zero_mask]
     wild: list[int] = []
     for bit, card in zeros:
         others = zero_mask ^ bit

@@ -33,7 +33,7 @@ def check_group(cards: list[Card], frozen: Mapping[Card, int]) -> int | None:
         raise IllegalAction(
             "two_zeros", f"A set may hold only one zero card; {names(cards)} has two."
         )
-    total = sum(VALUE[card] for card in cards)
+    total = sum(map(VALUE.__getitem__, cards))
     if not zeros:
         if total:
             raise IllegalAction("not_zero", f"{names(cards)} adds up to {total:+d}, not to zero.")

@@ -291,9 +291,9 @@ def _swap(state: State, seat: Seat, action: Action) -> State:
             f"a set needs at least {MIN_SET_SIZE}.",
         )
     old_zero = zero_card(cards) if target["zero"] is not None else None
-    if not any(card in ZEROS for card in give):
-        given = sum(VALUE[card] for card in give)
-        taken = sum(VALUE[card] for card in take)
+    if ZEROS.isdisjoint(give):
+        given = sum(map(VALUE.__getitem__, give))
+        taken = sum(map(VALUE.__getitem__, take))
         if old_zero in take:
             taken += target["zero"]
         if given != taken:
