@@ -242,7 +242,10 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
         re.compile(r"You( discarded|: .I cannot)")
     )
     # the round summary and the totals table agree with the outcome
-    expect(alice.locator(f"{TABLE} .spk-rounds h3")).to_contain_text("Round 1 result")
+    # (when every player empties in the same playthrough nobody scores: another round is dealt)
+    expect(alice.locator(f"{TABLE} .spk-rounds h3")).to_contain_text(
+        re.compile(r"Round \d+ result")
+    )
     totals = alice.locator(f"{TABLE} .spk-score-table tfoot td")
     expect(totals).to_have_count(3)
     assert sorted(int(t) for t in totals.all_inner_texts()) == sorted(scores.values())
