@@ -5,6 +5,13 @@ in the next transaction, so the database sees one commit per batch, not one per
 move. ``append`` resolves only after the commit: an acknowledged move is durable.
 The primary key ``(match_id, seq)`` is the lock between processes: a move whose
 insert conflicts resolves to ``False`` and its room must catch up.
+
+Two pipelines run side by side, each on its own connection: the moves that end a match
+or carry a snapshot go in transactions (a finish writes the match, its seats, records
+and ratings: several statements), the others (most) in one autocommitted INSERT a batch.
+Neither waits for the other, so plain moves never queue behind a finish. A match has at
+most one move in the log at a time (its room waits for the commit), so the two are
+independent.
 """
 
 from __future__ import annotations
@@ -57,9 +64,13 @@ class MoveCommit:
 class MoveLog:
     def __init__(self, db: AsyncEngine) -> None:
         self._db = db
-        self._queue: asyncio.Queue[MoveCommit] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self._conns: dict[bool, AsyncConnection] = {}  # by whether it runs transactions
+        # by whether the pipeline runs transactions
+        self._queues: dict[bool, asyncio.Queue[MoveCommit]] = {
+            True: asyncio.Queue(),
+            False: asyncio.Queue(),
+        }
+        self._tasks: list[asyncio.Task[None]] = []
+        self._conns: dict[bool, AsyncConnection] = {}
         self._postgres = db.dialect.name == "postgresql"
         dialect = postgresql if self._postgres else sqlite
         self._insert = (
@@ -76,53 +87,50 @@ class MoveLog:
         self.moves = 0
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="movelog")
+        self._tasks = [
+            asyncio.create_task(self._run(atomic), name=f"movelog-{kind}")
+            for atomic, kind in ((True, "transactions"), (False, "moves"))
+        ]
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
 
     async def append(self, commit: MoveCommit) -> bool:
         """Durably store one move; ``False`` if another process took that ``seq`` first."""
-        if self._task is None:
+        if not self._tasks:
             raise RuntimeError("the move log is not running")
-        self._queue.put_nowait(commit)
+        self._queues[commit.end is not None or commit.snapshot is not None].put_nowait(commit)
         return await commit.done
 
-    async def _run(self) -> None:
+    async def _run(self, atomic: bool) -> None:
+        queue = self._queues[atomic]
         try:
             while True:
-                batch = [await self._queue.get()]
-                while not self._queue.empty() and len(batch) < MAX_BATCH:
-                    batch.append(self._queue.get_nowait())
-                # The moves that end a match or carry a snapshot go in a transaction; the
-                # others (most) at the same time in one autocommitted INSERT, so they never
-                # wait for a finish's records and ratings. A match has at most one move in a
-                # batch (its room waits for the commit), so the two parts are independent.
-                atomic = [c for c in batch if c.end is not None or c.snapshot is not None]
-                plain = [c for c in batch if c.end is None and c.snapshot is None]
-                parts = ((True, atomic), (False, plain))
-                await asyncio.gather(*(self._settle(kind, part) for kind, part in parts if part))
+                batch = [await queue.get()]
+                while not queue.empty() and len(batch) < MAX_BATCH:
+                    batch.append(queue.get_nowait())
+                await self._settle(atomic, batch)
         finally:
-            for conn in self._conns.values():
+            conn = self._conns.pop(atomic, None)
+            if conn is not None:
                 await conn.close()
-            self._conns.clear()
 
-    async def _settle(self, atomic: bool, part: list[MoveCommit]) -> None:
-        """Commit one part of a batch and tell each of its waiters how it went."""
+    async def _settle(self, atomic: bool, batch: list[MoveCommit]) -> None:
+        """Commit a batch and tell each of its waiters how it went."""
         try:
-            won = await self._commit_on(atomic, part)
-        except Exception as error:  # the whole part failed: every waiter hears why
-            log.exception("move batch of %d failed", len(part))
-            for commit in part:
+            won = await self._commit_on(atomic, batch)
+        except Exception as error:  # the whole batch failed: every waiter hears why
+            log.exception("move batch of %d failed", len(batch))
+            for commit in batch:
                 if not commit.done.done():
                     commit.done.set_exception(error)
             return
         self.batches += 1
         self.moves += len(won)
-        for commit in part:
+        for commit in batch:
             if not commit.done.done():
                 commit.done.set_result((commit.match_id, commit.seq) in won)
 

@@ -3,6 +3,7 @@ end on Postgres. A real database; the live server's tests cover the same path en
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -10,15 +11,15 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.driver import ConnectionLost, connection_errors, transaction
 from app.db.engine import make_engine
-from app.db.matches import _NEW_MATCH
+from app.db.matches import _NEW_MATCH, MatchEnd
 from app.db.migrate import upgrade_to_head
-from app.db.models import Match, Player, Room
-from app.db.movelog import _FINISH_MATCH
+from app.db.models import Match, Move, Player, Room
+from app.db.movelog import _FINISH_MATCH, MoveCommit, MoveLog
 from tests.server import fresh_database, run_on_own_loop
 
 pytestmark = pytest.mark.skipif(
@@ -194,3 +195,44 @@ def test_a_backend_terminated_while_idle_is_always_a_lost_connection(database_ur
 
     # asyncpg's own error varies with the race (closed, does not exist, internal): each is lost
     assert run_on_own_loop(run()) == 40
+
+
+def test_a_plain_move_is_committed_while_a_finish_waits(database_url: str) -> None:
+    """The move log's two pipelines: a finish held up (its match row locked by someone else)
+    delays no other room's moves, and completes once the lock goes."""
+
+    async def run() -> tuple[bool, bool, bool, int]:
+        db = make_engine(database_url)
+        try:
+            await _with_room(db)
+            async with db.begin() as conn:
+                await conn.execute(insert(Room), _room("r2"))
+                ending = (await conn.execute(_NEW_MATCH, _match())).scalar_one()
+                other = (await conn.execute(_NEW_MATCH, _match(room_id="r2"))).scalar_one()
+            movelog = MoveLog(db)
+            movelog.start()
+            async with db.connect() as blocker:
+                await blocker.execute(
+                    text("SELECT id FROM matches WHERE id = :id FOR UPDATE"), {"id": ending}
+                )
+                end = MatchEnd("r1", ending, "abstrac", ((1, None), (None, "easy")), 1, {}, NOW)
+                finish = asyncio.ensure_future(
+                    movelog.append(MoveCommit("r1", ending, 1, 0, {"type": "pass"}, NOW, end))
+                )
+                await asyncio.sleep(0.3)
+                held = not finish.done()
+                plain = MoveCommit("r2", other, 1, 0, {"type": "pass"}, NOW)
+                stored = await asyncio.wait_for(movelog.append(plain), 5)
+                still_held = not finish.done()
+                await blocker.rollback()
+            finished = await asyncio.wait_for(finish, 5)
+            await movelog.stop()
+            async with db.connect() as conn:
+                moves = await conn.scalar(select(func.count()).select_from(Move))
+            return held and still_held, stored, finished, moves
+        finally:
+            await db.dispose()
+
+    held, stored, finished, moves = run_on_own_loop(run())
+    assert held  # the finish waited for the lock all along
+    assert stored and finished and moves == 2
