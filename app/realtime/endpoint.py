@@ -13,9 +13,11 @@ import re
 import time
 from collections.abc import Callable
 
+from sqlalchemy.exc import DBAPIError
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.db.driver import ConnectionLost
 from app.db.players import PlayerRecord
 from app.identity import same_origin, token_of
 from app.realtime.hub import Connection, close_socket
@@ -36,6 +38,8 @@ log = logging.getLogger(__name__)
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
+CLOSE_SERVER_ERROR = 1011
+CLOSE_TRY_AGAIN = 1013  # the database is out of reach: clients reconnect (with backoff)
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NO_ROOM = 4404
 
@@ -103,12 +107,21 @@ async def room_socket(
     player, runtime = admitted
     connection = Connection(send, player, room_id)
     services.hub.join(connection)
+    code = None
     try:
         _greet(connection, runtime, services)
         await _serve(receive, connection, services)
+    except (ConnectionLost, DBAPIError) as error:
+        # a move the database did not take even after the move log's retry: it was not
+        # acknowledged, and the client resyncs when it reconnects
+        log.warning("room %s: closing a socket, the database is out of reach: %s", room_id, error)
+        code = CLOSE_TRY_AGAIN
+    except Exception:
+        log.exception("room %s: a socket's handler failed", room_id)
+        code = CLOSE_SERVER_ERROR
     finally:
         services.hub.leave(connection)
-        await connection.close()
+        await connection.close(code)
         services.manager.presence_changed(room_id)
 
 

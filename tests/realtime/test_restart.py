@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 from sqlalchemy import make_url
+from websockets.exceptions import ConnectionClosed
 
 from tests.clients import Guest
 from tests.server import ServerProcess, free_port, fresh_database, run_sql
@@ -134,3 +135,49 @@ def test_play_goes_on_when_postgres_drops_every_connection(own_server: ServerPro
     assert first.status_code == 503 and first.json()["error"]["code"] == "unavailable"
     assert first.headers["retry-after"] == "1"
     assert host.http.get("/api/matches").status_code == 200  # the pool was renewed
+
+
+def test_a_move_the_database_cannot_take_closes_the_socket_to_try_again(
+    own_server: ServerProcess,
+) -> None:
+    """The database out of reach for longer than the move log's one retry: the mover's socket
+    closes with 1013 (try again later), the move is not acknowledged, and once the database
+    is back a new socket resumes from the last acknowledged move."""
+    url = make_url(own_server.database_url)
+    if not url.drivername.startswith("postgresql"):
+        pytest.skip("locking the server out of its database needs Postgres")
+    admin = url.set(drivername="postgresql", database="postgres")
+    admin_dsn = admin.render_as_string(hide_password=False)
+    base = own_server.url
+    host, guest = Guest(base, "Host"), Guest(base, "Guest")
+    room_id = host.create_room("abstrac", 2, target=50)["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
+    host.post(f"/api/rooms/{room_id}/start").raise_for_status()
+    sockets = {0: host.socket(room_id), 1: guest.socket(room_id)}
+    state = sockets[0].expect("state", seq=0)
+    mover = sockets[state["to_act"][0]]
+    mover.act(mover.state_at(0)["legal"][0], seq=0)
+    mover = sockets[mover.state_at(1)["to_act"][0]]
+    state = mover.state_at(1)
+
+    run_sql(admin_dsn, f'ALTER DATABASE "{url.database}" WITH ALLOW_CONNECTIONS false')
+    try:
+        run_sql(
+            admin_dsn,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            f"WHERE datname = '{url.database}'",
+        )
+        mover.act(state["legal"][0], seq=1)
+        with pytest.raises(ConnectionClosed) as closed:
+            mover.expect("state", seq=2)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+    finally:
+        run_sql(admin_dsn, f'ALTER DATABASE "{url.database}" WITH ALLOW_CONNECTIONS true')
+
+    seat = state["to_act"][0]
+    again = (host if seat == 0 else guest).socket(room_id)
+    resumed = again.expect("state")
+    assert resumed["seq"] == 1  # the refused move was never acknowledged
+    again.act(resumed["legal"][0], seq=1)
+    assert again.state_at(2)["last"]["seat"] == seat
