@@ -20,6 +20,7 @@ def main() -> None:
     uvicorn.run(
         "app.main:create_app",
         factory=True,
+        interface="asgi3",  # the app's __call__ returns its coroutine (app/realtime/endpoint.py)
         host=settings.host,
         port=settings.port,
         ws="auto",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy.exc import DBAPIError
 from starlette.requests import HTTPConnection
@@ -87,11 +87,15 @@ class RoomSockets:
         self.app = app
         self.services = services
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and (match := ROOM_PATH.fullmatch(scope["path"])):
-            await room_socket(scope, receive, send, match["room_id"], self.services())
-        else:
-            await self.app(scope, receive, send)
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # Not a coroutine itself, it hands over the one to await: its frame (and the path's
+        # regex match) would otherwise stay on every socket's stack as long as the socket.
+        # So uvicorn cannot tell the interface from it and is told (app/__main__.py).
+        if scope["type"] == "websocket":
+            match = ROOM_PATH.fullmatch(scope["path"])
+            if match is not None:
+                return room_socket(scope, receive, send, match["room_id"], self.services())
+        return self.app(scope, receive, send)
 
 
 async def room_socket(
@@ -100,21 +104,40 @@ async def room_socket(
     """The socket speaks plain ASGI messages: a starlette ``WebSocket`` kept for a socket's
     whole life, with its parsed headers and cookies, costs more than 1 KB a socket. For the
     same reason, what only the handshake and the greeting need lives in functions of their
-    own, whose frames are gone when the socket settles down to wait."""
+    own, whose frames are gone when the socket settles down to wait, and the loop that waits
+    is here, not in a coroutine of its own."""
     admitted = await _admit(scope, receive, send, room_id, services)
     if admitted is None:
         return
     player, runtime = admitted
     connection = Connection(send, player, room_id)
     services.hub.join(connection)
+    settings = services.settings
+    limit = RateLimit(settings.messages_per_second, settings.message_burst)
     code = None
     try:
         _greet(connection, runtime, services)
-        await _serve(receive, connection, services)
-    except (ConnectionLost, DBAPIError) as error:
+        while True:
+            message = await receive()
+            if message["type"] != "websocket.receive":
+                break  # websocket.disconnect
+            frame = message.get("text")
+            if frame is None:
+                frame = message.get("bytes")
+                if frame is None:
+                    continue
+            if len(frame) > settings.max_frame_bytes:
+                code = CLOSE_TOO_BIG
+                break
+            if not limit.allow():
+                if limit.should_warn():
+                    connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too many messages."))
+                continue
+            await _handle(frame, connection, services)
+    except (ConnectionLost, DBAPIError) as lost:
         # a move the database did not take even after the move log's retry: it was not
         # acknowledged, and the client resyncs when it reconnects
-        log.warning("room %s: closing a socket, the database is out of reach: %s", room_id, error)
+        log.warning("room %s: closing a socket, the database is out of reach: %s", room_id, lost)
         code = CLOSE_TRY_AGAIN
     except Exception:
         log.exception("room %s: a socket's handler failed", room_id)
@@ -165,28 +188,6 @@ def _greet(connection: Connection, runtime: RoomRuntime, services: Services) -> 
     frame = runtime.state_frame(seat)
     if frame is not None:
         connection.send(frame)
-
-
-async def _serve(receive: Receive, connection: Connection, services: Services) -> None:
-    settings = services.settings
-    limit = RateLimit(settings.messages_per_second, settings.message_burst)
-    while True:
-        message = await receive()
-        if message["type"] != "websocket.receive":
-            return  # websocket.disconnect
-        frame = message.get("text")
-        if frame is None:
-            frame = message.get("bytes")
-            if frame is None:
-                continue
-        if len(frame) > settings.max_frame_bytes:
-            await connection.close(CLOSE_TOO_BIG)
-            return
-        if not limit.allow():
-            if limit.should_warn():
-                connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too many messages."))
-            continue
-        await _handle(frame, connection, services)
 
 
 async def _handle(frame: str | bytes, connection: Connection, services: Services) -> None:
