@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import make_url
 from websockets.exceptions import ConnectionClosed
 
-from tests.clients import Guest
+from tests.clients import Guest, RoomSocket
 from tests.server import ServerProcess, free_port, fresh_database, run_sql
 
 
@@ -106,13 +106,7 @@ def test_play_goes_on_when_postgres_drops_every_connection(own_server: ServerPro
     url = make_url(own_server.database_url)
     if not url.drivername.startswith("postgresql"):
         pytest.skip("a Postgres restart needs Postgres")
-    base = own_server.url
-    host, guest = Guest(base, "Host"), Guest(base, "Guest")
-    room_id = host.create_room("abstrac", 2, target=50)["id"]
-    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
-    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
-    host.post(f"/api/rooms/{room_id}/start").raise_for_status()
-    sockets = {0: host.socket(room_id), 1: guest.socket(room_id)}
+    host, _, _, sockets = _two_seat_match(own_server)
     state = sockets[0].expect("state", seq=0)
 
     def drop_connections() -> None:  # what a database restart does to the server's connections
@@ -148,13 +142,7 @@ def test_a_move_the_database_cannot_take_closes_the_socket_to_try_again(
         pytest.skip("locking the server out of its database needs Postgres")
     admin = url.set(drivername="postgresql", database="postgres")
     admin_dsn = admin.render_as_string(hide_password=False)
-    base = own_server.url
-    host, guest = Guest(base, "Host"), Guest(base, "Guest")
-    room_id = host.create_room("abstrac", 2, target=50)["id"]
-    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
-    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
-    host.post(f"/api/rooms/{room_id}/start").raise_for_status()
-    sockets = {0: host.socket(room_id), 1: guest.socket(room_id)}
+    host, guest, room_id, sockets = _two_seat_match(own_server)
     state = sockets[0].expect("state", seq=0)
     mover = sockets[state["to_act"][0]]
     mover.act(mover.state_at(0)["legal"][0], seq=0)
@@ -181,3 +169,13 @@ def test_a_move_the_database_cannot_take_closes_the_socket_to_try_again(
     assert resumed["seq"] == 1  # the refused move was never acknowledged
     again.act(resumed["legal"][0], seq=1)
     assert again.state_at(2)["last"]["seat"] == seat
+
+
+def _two_seat_match(server: ServerProcess) -> tuple[Guest, Guest, str, dict[int, RoomSocket]]:
+    """An Abstrac match of two players under way, with a socket for each seat."""
+    host, guest = Guest(server.url, "Host"), Guest(server.url, "Guest")
+    room_id = host.create_room("abstrac", 2, target=50)["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
+    host.post(f"/api/rooms/{room_id}/start").raise_for_status()
+    return host, guest, room_id, {0: host.socket(room_id), 1: guest.socket(room_id)}
