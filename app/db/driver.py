@@ -160,12 +160,20 @@ async def transaction(db: AsyncEngine) -> AsyncIterator[Writer]:
         async with db.begin() as conn:
             yield conn
         return
+    async with pooled_driver(db) as driver, driver.transaction():
+        yield DriverConnection(driver, db.dialect)
+
+
+@asynccontextmanager
+async def pooled_driver(db: AsyncEngine) -> AsyncIterator[AsyncpgConnection]:
+    """The asyncpg connection of a Postgres pool connection, in no transaction (a statement
+    commits by itself). A lost connection is invalidated (not pooled again) and raises
+    :class:`ConnectionLost`."""
     async with db.connect() as conn:
         driver = await driver_of(conn)
         try:
             with connection_errors():
-                async with driver.transaction():
-                    yield DriverConnection(driver, db.dialect)
+                yield driver
         except ConnectionLost:
             await conn.invalidate()
             raise

@@ -8,17 +8,18 @@ import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import Row, func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.driver import ConnectionLost, connection_errors, transaction
 from app.db.engine import make_engine
-from app.db.matches import _NEW_MATCH, MatchEnd
+from app.db.matches import _NEW_MATCH, MatchEnd, _start_in_transaction, _start_on_postgres
 from app.db.migrate import upgrade_to_head
-from app.db.models import Match, Move, Player, Room
+from app.db.models import Match, MatchSeat, Move, Player, Room
 from app.db.movelog import _FINISH_MATCH, MoveCommit, MoveLog
 from tests.server import fresh_database, run_on_own_loop
 
@@ -236,3 +237,71 @@ def test_a_plain_move_is_committed_while_a_finish_waits(database_url: str) -> No
     held, stored, finished, moves = run_on_own_loop(run())
     assert held  # the finish waited for the lock all along
     assert stored and finished and moves == 2
+
+
+def _start(room_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What ``start_match`` writes for a room of one player and one bot."""
+    seats = [
+        {"seat": 0, "player_id": 1, "bot": None, "name": "Ada"},
+        {"seat": 1, "player_id": None, "bot": "hard", "name": "Bot (hard)"},
+    ]
+    return _match(room_id=room_id), seats
+
+
+def test_the_one_statement_start_writes_what_the_transaction_writes(database_url: str) -> None:
+    """On Postgres a match starts in one statement; SQLite's path (SQLAlchemy's statements in
+    a transaction, run here on Postgres) must leave the same rows, and neither may start a
+    match in a room that has moved on."""
+
+    async def run() -> tuple[list[int | None], list[Row[Any]], list[Row[Any]], list[Row[Any]]]:
+        db = make_engine(database_url)
+        try:
+            await _with_room(db)
+            async with db.begin() as conn:
+                await conn.execute(insert(Room), _room("r2"))
+                await conn.execute(insert(Room), {**_room("r3"), "status": "finished"})
+            starts = [
+                await _start_on_postgres(db, *_start("r1"), "waiting"),
+                await _start_in_transaction(db, *_start("r2"), "waiting"),
+                await _start_on_postgres(db, *_start("r3"), "waiting"),
+                await _start_in_transaction(db, *_start("r3"), "waiting"),
+            ]
+            async with db.connect() as conn:
+                matches = await conn.execute(select(Match.__table__).order_by(Match.id))
+                seats = await conn.execute(
+                    select(MatchSeat.__table__).order_by(MatchSeat.match_id, MatchSeat.seat)
+                )
+                rooms = await conn.execute(
+                    select(Room.id, Room.status, Room.match_id, Room.updated_at).order_by(Room.id)
+                )
+                return starts, list(matches), list(seats), list(rooms)
+        finally:
+            await db.dispose()
+
+    starts, matches, seats, rooms = run_on_own_loop(run())
+    one, other, moved_on, moved_on_too = starts
+    assert moved_on is None and moved_on_too is None
+    assert [m.id for m in matches] == [one, other]
+    assert tuple(matches[0])[1:] == (
+        "r1",
+        "abstrac",
+        "1",
+        {"target": 7},
+        2**62,
+        2,
+        "playing",
+        True,
+        0,
+        None,
+        NOW,
+        None,
+    )
+    assert tuple(matches[1])[2:] == tuple(matches[0])[2:]
+    expected_seats = [(0, 1, None, "Ada", None, None), (1, None, "hard", "Bot (hard)", None, None)]
+    assert [tuple(s)[1:] for s in seats if s.match_id == one] == expected_seats
+    assert [tuple(s)[1:] for s in seats if s.match_id == other] == expected_seats
+    assert [tuple(r) for r in rooms] == [
+        ("r1", "playing", one, NOW),
+        ("r2", "playing", other, NOW),
+        ("r3", "finished", None, NOW),  # moved on: untouched
+    ]
