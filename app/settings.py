@@ -12,11 +12,13 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CARDROOM_", env_file=".env", extra="ignore")
 
     database_url: str = "sqlite+aiosqlite:///./cardroom.db"
-    # Postgres connections kept open per process, and how many more it may open at a peak.
-    # Two are the move log's for good. A connection past the pool is closed when it comes
-    # back, so a pool too small for the usual load opens a new one every few requests.
-    db_pool_size: int = 20
-    db_max_overflow: int = 10
+    # Postgres connections kept open per process (two are the move log's for good), and how
+    # many more it may open at a peak. A connection past the pool is closed when it comes
+    # back: under load that opened 15 a second (a backend forked, types introspected, every
+    # statement prepared again) and cost 15% of the moves a second at 500 rooms
+    # (tests/bench/load.py). So no overflow: at a peak a request waits for a connection.
+    db_pool_size: int = 40
+    db_max_overflow: int = 0
     redis_url: str | None = None
     bot_delay_ms: int = 700
     bot_think_ms: int = 300

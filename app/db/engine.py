@@ -8,7 +8,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 
-def make_engine(url: str, pool_size: int = 20, max_overflow: int = 10) -> AsyncEngine:
+def make_engine(url: str, pool_size: int = 40, max_overflow: int = 0) -> AsyncEngine:
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

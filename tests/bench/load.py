@@ -443,6 +443,8 @@ def run_ours(cfg: LoadConfig, log_dir: Path) -> Phase:
             "CARDROOM_MESSAGE_BURST": "1000000",
             "CARDROOM_BOT_DELAY_MS": "700",  # no seat is a bot's
         }
+        if cfg.procs > 1:  # a local Postgres allows 100 connections; 40 is one process's pool
+            env["CARDROOM_DB_POOL_SIZE"] = str(80 // cfg.procs)
         servers = Servers("app", cfg.procs, env, log_dir, cfg.pin, cfg.server_module)
         stack.callback(servers.close)
         servers.warm()
