@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db.driver import HeldDrivers
 from app.db.engine import make_engine
 from app.db.migrate import upgrade_to_head
 from app.db.movelog import MoveLog
@@ -22,6 +23,7 @@ from app.settings import Settings
 class Services:
     settings: Settings
     db: AsyncEngine
+    held: HeldDrivers
     movelog: MoveLog
     broker: Broker
     hub: Hub
@@ -37,6 +39,7 @@ class Services:
         movelog.start()
         broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else MemoryBroker()
         hub = Hub()
+        held = HeldDrivers(db)
         manager = RoomManager(
             db,
             movelog,
@@ -45,10 +48,11 @@ class Services:
             bot_delay=settings.bot_delay_ms / 1000,
             snapshot_every=settings.snapshot_every,
             bot_think=settings.bot_think_ms / 1000,
+            held=held,
         )
         hub.manager = manager
         await broker.start(manager.on_event)
-        services = cls(settings, db, movelog, broker, hub, manager, PlayerDirectory(db))
+        services = cls(settings, db, held, movelog, broker, hub, manager, PlayerDirectory(db))
         services.resuming = asyncio.get_running_loop().create_task(manager.resume())
         return services
 
@@ -58,4 +62,5 @@ class Services:
         await self.manager.close()
         await self.broker.stop()
         await self.movelog.stop()
+        await self.held.close()
         await self.db.dispose()

@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.clock import utcnow
-from app.db.driver import pooled_driver, transaction
+from app.db.driver import HeldDrivers, pooled_driver, transaction
 from app.db.models import Match, MatchSeat, Move, Room, Snapshot
 from app.db.rooms import RoomRecord
 
@@ -49,8 +49,10 @@ async def start_match(
     seed: int,
     engine_version: str,
     from_status: str,
+    held: HeldDrivers | None = None,
 ) -> MatchRecord | None:
-    """Open a match for a room whose every seat is filled; ``None`` if the room moved on."""
+    """Open a match for a room whose every seat is filled; ``None`` if the room moved on.
+    On Postgres the statement runs on one of the ``held`` connections, if given."""
     now = utcnow()
     match = {
         "room_id": room.id,
@@ -74,7 +76,7 @@ async def start_match(
         for s in room.seats
     ]
     if db.dialect.name == "postgresql":
-        match_id = await _start_on_postgres(db, match, seats, from_status)
+        match_id = await _start_on_postgres(db, match, seats, from_status, held)
     else:
         match_id = await _start_in_transaction(db, match, seats, from_status)
     if match_id is None:
@@ -116,9 +118,13 @@ async def _start_in_transaction(
 
 
 async def _start_on_postgres(
-    db: AsyncEngine, match: dict[str, Any], seats: list[dict[str, Any]], from_status: str
+    db: AsyncEngine,
+    match: dict[str, Any],
+    seats: list[dict[str, Any]],
+    from_status: str,
+    held: HeldDrivers | None = None,
 ) -> int | None:
-    async with pooled_driver(db) as driver:
+    async with held.driver() if held is not None else pooled_driver(db) as driver:
         return await driver.fetchval(
             _START_ON_POSTGRES,
             match["room_id"],

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import Row, func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.driver import ConnectionLost, connection_errors, transaction
+from app.db.driver import ConnectionLost, HeldDrivers, connection_errors, transaction
 from app.db.engine import make_engine
 from app.db.matches import _NEW_MATCH, MatchEnd, _start_in_transaction, _start_on_postgres
 from app.db.migrate import upgrade_to_head
@@ -170,6 +170,56 @@ def test_a_lost_connection_is_dropped_from_the_pool_and_the_next_start_works(
     lost, again, matches = run_on_own_loop(run())
     assert again != lost
     assert matches == 1
+
+
+def test_held_drivers_reuse_their_connections_and_drop_the_doubtful_ones(
+    database_url: str,
+) -> None:
+    """Starts run on connections kept out of the pool: the same backend each time, kept after
+    a database error, replaced after a lost connection or one left inside a transaction, and
+    all given back on close."""
+
+    async def run() -> tuple[list[int], list[int], int]:
+        db = make_engine(database_url, pool_size=2, max_overflow=0)
+        held = HeldDrivers(db, size=1)
+        pid = "SELECT pg_backend_pid()"
+        try:
+            await _with_room(db)
+            pids = []
+            for _ in range(2):
+                async with held.driver() as driver:
+                    pids.append(await driver.fetchval(pid))
+            with pytest.raises(asyncpg.UniqueViolationError):
+                async with held.driver() as driver:
+                    await driver.execute("INSERT INTO rooms SELECT * FROM rooms")
+            async with held.driver() as driver:
+                pids.append(await driver.fetchval(pid))
+                admin = await asyncpg.connect(database_url.replace("+asyncpg", ""))
+                await admin.execute("SELECT pg_terminate_backend($1)", pids[-1])
+                await admin.close()
+            with pytest.raises(ConnectionLost):
+                async with held.driver() as driver:
+                    await driver.fetchval(pid)
+            async with held.driver() as driver:
+                pids.append(await driver.fetchval(pid))
+                await driver.execute("BEGIN")
+            async with held.driver() as driver:
+                pids.append(await driver.fetchval(pid))
+            checked_out = [db.pool.checkedout()]
+            await held.close()
+            checked_out.append(db.pool.checkedout())
+            async with db.connect() as conn:  # the pool still serves
+                rooms = await conn.scalar(select(func.count()).select_from(Room))
+            return pids, checked_out, rooms
+        finally:
+            await db.dispose()
+
+    pids, checked_out, rooms = run_on_own_loop(run())
+    first, again, after_error, after_lost, after_open_transaction = pids
+    assert first == again == after_error
+    assert after_lost != first and after_open_transaction != after_lost
+    assert checked_out == [1, 0]
+    assert rooms == 1
 
 
 def test_a_backend_terminated_while_idle_is_always_a_lost_connection(database_url: str) -> None:
