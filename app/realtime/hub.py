@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Awaitable, Coroutine, Generator
 from typing import TYPE_CHECKING, Any
 
 from starlette.types import Send
@@ -34,10 +35,49 @@ async def close_socket(send: Send, code: int, reason: str = "") -> None:
         await send({"type": "websocket.close", "code": code, "reason": reason})
 
 
+def start_now(coro: Coroutine[Any, Any, None]) -> Awaitable[None] | None:
+    """Run a coroutine up to its first wait, here and now: ``None`` if it finished, else what
+    to await for the rest. What Python 3.12's eager tasks do: uvicorn's send writes to the
+    transport and returns without waiting, and a task per frame (created, scheduled, stepped)
+    cost more CPU than the write."""
+    try:
+        waiting = coro.send(None)
+    except StopIteration:
+        return None
+    return _Rest(coro, waiting)
+
+
+class _Rest:
+    """The rest of a coroutine that :func:`start_now` began: awaiting it hands the coroutine's
+    waits to the awaiting task, as ``await coro`` would have from the start."""
+
+    __slots__ = ("_coro", "_waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self._coro, self._waiting = coro, waiting
+
+    def __await__(self) -> Generator[Any, None, None]:
+        coro, waiting = self._coro, self._waiting
+        while True:
+            try:
+                yield waiting
+            except BaseException as error:  # cancelled, say: the coroutine hears it
+                try:
+                    waiting = coro.throw(error)
+                except StopIteration:
+                    return
+                continue
+            try:
+                waiting = coro.send(None)
+            except StopIteration:
+                return
+
+
 class Connection:
-    """One socket's way out. Frames wait in an outbox that a task drains while there is
-    something to send; an idle socket holds no task (at thousands of sockets, the memory of
-    one waiting task each is a good part of what a socket costs)."""
+    """One socket's way out. A frame is written at once when nothing waits before it; frames
+    that come while the server's send waits (a slow client) queue in an outbox that a task
+    drains. An idle socket holds no task (at thousands of sockets, the memory of one waiting
+    task each is a good part of what a socket costs)."""
 
     __slots__ = ("_closed", "_outbox", "_send", "_sender", "player", "room_id")
 
@@ -53,19 +93,29 @@ class Connection:
     def send(self, frame: str) -> None:
         if self._closed:
             return
-        if self._outbox is None:
-            self._outbox = deque()
+        if self._sender is None:  # nothing waits: write it now, without a task
+            try:
+                rest = start_now(self._send({"type": "websocket.send", "text": frame}))
+            except Exception:
+                self._closed = True  # the socket is gone; its endpoint is leaving
+                return
+            if rest is not None:  # the server's send waits (the client's buffers are full)
+                self._outbox = deque()
+                self._sender = asyncio.get_running_loop().create_task(
+                    self._drain(rest, self._outbox)
+                )
+            return
+        assert self._outbox is not None
         if len(self._outbox) >= OUTBOX_LIMIT:
             log.info("dropping a slow client of room %s", self.room_id)
             self._closed = True
             self._outbox.append(None)
         else:
             self._outbox.append(frame)
-        if self._sender is None:
-            self._sender = asyncio.get_running_loop().create_task(self._drain(self._outbox))
 
-    async def _drain(self, outbox: deque[str | None]) -> None:
+    async def _drain(self, writing: Awaitable[None], outbox: deque[str | None]) -> None:
         try:
+            await writing
             while outbox:
                 frame = outbox.popleft()
                 if frame is None:
