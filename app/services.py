@@ -33,13 +33,18 @@ class Services:
 
     @classmethod
     async def start(cls, settings: Settings) -> Services:
-        db = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
+        db = make_engine(
+            settings.database_url,
+            settings.db_pool_size,
+            settings.db_max_overflow,
+            settings.db_pool_timeout,
+        )
         await upgrade_to_head(db)
         movelog = MoveLog(db)
         movelog.start()
         broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else MemoryBroker()
         hub = Hub()
-        held = HeldDrivers(db)
+        held = HeldDrivers(db, size=max(1, settings.db_pool_size // 10))
         manager = RoomManager(
             db,
             movelog,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -16,9 +16,12 @@ class Settings(BaseSettings):
     # many more it may open at a peak. A connection past the pool is closed when it comes
     # back: under load that opened 15 a second (a backend forked, types introspected, every
     # statement prepared again) and cost 15% of the moves a second at 500 rooms
-    # (tests/bench/load.py). So no overflow: at a peak a request waits for a connection.
-    db_pool_size: int = 40
-    db_max_overflow: int = 0
+    # (tests/bench/load.py). So no overflow: at a peak a request waits for a connection, for
+    # db_pool_timeout seconds at most, then answers 503 with Retry-After. A tenth of the pool
+    # is held for match starts (app.db.driver.HeldDrivers).
+    db_pool_size: int = Field(40, ge=4)
+    db_max_overflow: int = Field(0, ge=0)
+    db_pool_timeout: float = Field(10.0, gt=0)
     redis_url: str | None = None
     bot_delay_ms: int = 700
     bot_think_ms: int = 300

@@ -8,6 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -81,6 +82,13 @@ def install(app: FastAPI) -> None:
             503, "unavailable", "The database connection was reset; please try again."
         )
         response.headers["Retry-After"] = "1"
+        return response
+
+    @app.exception_handler(PoolTimeout)
+    async def pool_exhausted(_: Request, error: PoolTimeout) -> JSONResponse:
+        log.warning("no database connection came free in time: %s", error)
+        response = error_response(503, "busy", "The server is too busy right now; try again.")
+        response.headers["Retry-After"] = "2"
         return response
 
     @app.exception_handler(HTTPException)

@@ -8,7 +8,9 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 
-def make_engine(url: str, pool_size: int = 40, max_overflow: int = 0) -> AsyncEngine:
+def make_engine(
+    url: str, pool_size: int = 40, max_overflow: int = 0, pool_timeout: float = 10.0
+) -> AsyncEngine:
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
@@ -16,7 +18,9 @@ def make_engine(url: str, pool_size: int = 40, max_overflow: int = 0) -> AsyncEn
     # No pre-ping: it would cost a round trip on every checkout. A connection the database
     # dropped (a restart) fails its statement once; SQLAlchemy then recycles the whole pool,
     # the move log retries on a new connection and a request answers 503 (see api/errors.py).
-    return create_async_engine(url, pool_size=pool_size, max_overflow=max_overflow)
+    return create_async_engine(
+        url, pool_size=pool_size, max_overflow=max_overflow, pool_timeout=pool_timeout
+    )
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

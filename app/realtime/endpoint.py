@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -42,6 +43,9 @@ CLOSE_SERVER_ERROR = 1011
 CLOSE_TRY_AGAIN = 1013  # the database is out of reach: clients reconnect (with backoff)
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NO_ROOM = 4404
+
+# the database lost the connection, failed the statement, or no pool connection came free
+OUT_OF_REACH = (ConnectionLost, DBAPIError, PoolTimeout)
 
 
 class RateLimit:
@@ -134,7 +138,7 @@ async def room_socket(
                     connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too many messages."))
                 continue
             await _handle(frame, connection, services)
-    except (ConnectionLost, DBAPIError) as lost:
+    except OUT_OF_REACH as lost:
         # a move the database did not take even after the move log's retry: it was not
         # acknowledged, and the client resyncs when it reconnects
         log.warning("room %s: closing a socket, the database is out of reach: %s", room_id, lost)
@@ -161,11 +165,19 @@ async def _admit(
         return None
     token = token_of(handshake, allow_query=True)
     scope["headers"] = []  # read now; the server would keep them for the socket's whole life
-    player = await services.players.by_token(token) if token else None
+    runtime: RoomRuntime | None = None
     try:
+        player = await services.players.by_token(token) if token else None
         runtime = await services.manager.runtime(room_id)
     except RoomError:
-        runtime = None
+        pass
+    except OUT_OF_REACH as lost:
+        log.warning(
+            "room %s: turning a socket away, the database is out of reach: %s", room_id, lost
+        )
+        await send({"type": "websocket.accept"})
+        await close_socket(send, CLOSE_TRY_AGAIN, "Try again in a moment.")
+        return None
     # Accepted first, so that a browser can read why it is turned away and stop retrying.
     await send({"type": "websocket.accept"})
     if player is None:
