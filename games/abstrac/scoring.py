@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
-from games.abstrac.cards import RANK_INDEX, RANKS, SUIT_INDEX, SUITS, Card, rank_of, suit_of
+from games.abstrac.cards import DECK, RANKS, Card
 
 #: Points of a set (same rank) by its size.
 SET_POINTS: dict[int, int] = {3: 2, 4: 8}
@@ -19,31 +20,8 @@ def groups(cards: Iterable[Card]) -> dict[str, list[list[Card]]]:
     Sets are listed by rank (A first), their cards by suit; sequences by suit, their cards high
     to low. A card may appear once in a set and once in a sequence.
     """
-    by_rank: dict[str, list[Card]] = {}
-    by_suit: dict[str, list[Card]] = {}
-    for card in cards:
-        by_rank.setdefault(rank_of(card), []).append(card)
-        by_suit.setdefault(suit_of(card), []).append(card)
-    sets = [
-        sorted(by_rank[rank], key=lambda c: SUIT_INDEX[suit_of(c)])
-        for rank in RANKS
-        if len(by_rank.get(rank, ())) >= 3
-    ]
-    sequences: list[list[Card]] = []
-    for suit in SUITS:
-        chain: list[Card] = []
-        last = -2
-        for card in sorted(by_suit.get(suit, ()), key=lambda c: RANK_INDEX[rank_of(c)]):
-            index = RANK_INDEX[rank_of(card)]
-            if index != last + 1:
-                if len(chain) >= 3:
-                    sequences.append(chain)
-                chain = []
-            chain.append(card)
-            last = index
-        if len(chain) >= 3:
-            sequences.append(chain)
-    return {"sets": sets, "sequences": sequences}
+    sets, sequences = _groups_of(_mask(cards))
+    return {"sets": [list(s) for s in sets], "sequences": [list(s) for s in sequences]}
 
 
 def combo_of_groups(found: dict[str, list[list[Card]]]) -> int:
@@ -55,7 +33,47 @@ def combo_of_groups(found: dict[str, list[list[Card]]]) -> int:
 
 def combo(cards: Iterable[Card]) -> int:
     """Combination points of a collection (5.1)."""
-    return combo_of_groups(groups(cards))
+    sets, sequences = _groups_of(_mask(cards))
+    return sum(SET_POINTS[len(s)] for s in sets) + sum(SEQUENCE_POINTS[len(s)] for s in sequences)
+
+
+# A collection as a bit mask over the pack in DECK order (suit by suit, high to low): every
+# view and bot evaluation groups both collections, and from the cards themselves that took
+# most of a view's time.
+_BIT: dict[Card, int] = {card: 1 << index for index, card in enumerate(DECK)}
+_Groups = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= _BIT[card]
+    return mask
+
+
+@lru_cache(maxsize=4096)
+def _groups_of(mask: int) -> _Groups:
+    """(sets, sequences) of the cards in ``mask``. Cached: the collections of the matches
+    under way change by a card a move, and a bot groups the same few again and again."""
+    ranks = len(RANKS)
+    sets = []
+    for rank in range(ranks):
+        cards = tuple(DECK[at] for at in range(rank, len(DECK), ranks) if mask >> at & 1)
+        if len(cards) >= 3:
+            sets.append(cards)
+    sequences = []
+    for first in range(0, len(DECK), ranks):
+        run: list[Card] = []
+        for at in range(first, first + ranks):
+            if mask >> at & 1:
+                run.append(DECK[at])
+                continue
+            if len(run) >= 3:
+                sequences.append(tuple(run))
+            run = []
+        if len(run) >= 3:
+            sequences.append(tuple(run))
+    return tuple(sets), tuple(sequences)
 
 
 def deal_scores(combos: Sequence[int], taken: Sequence[int]) -> tuple[list[int], bool]:
