@@ -59,8 +59,8 @@ class Referee:
             )
 
     def _next_due(self, runtime: RoomRuntime) -> float | None:
-        if not runtime.playing:
-            return None
+        if not runtime.playing or not (runtime.absent_since or runtime.table.turn_seconds):
+            return None  # nothing to time: most rooms, after every move
         hold = runtime.table.seat_hold_seconds
         now_mono, now = time.monotonic(), utcnow()
         waits = [since + hold - now_mono for since in runtime.absent_since.values()]
