@@ -111,3 +111,21 @@ class ServerProcess:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextmanager
+def private_server(tmp_dir: Path, env: dict[str, str]) -> Iterator[ServerProcess]:
+    """A server of a test's own on a fresh database, without Redis, ``env`` added to its
+    environment, its log in ``tmp_dir``."""
+    with fresh_database(tmp_dir) as url:
+        process = ServerProcess(
+            database_url=url,
+            port=free_port(),
+            env={"CARDROOM_REDIS_URL": "", **env},
+            log_path=tmp_dir / "server.log",
+        )
+        process.start()
+        try:
+            yield process
+        finally:
+            process.stop()

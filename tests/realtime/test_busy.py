@@ -5,6 +5,7 @@ and everything works again once the connections come free."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -18,29 +19,18 @@ from sqlalchemy import make_url
 from websockets.exceptions import ConnectionClosed
 
 from tests.clients import Guest
-from tests.server import ServerProcess, free_port, fresh_database
+from tests.server import ServerProcess, private_server
 
 POOL = 4
 
 
 @pytest.fixture
 def small_pool_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with fresh_database(tmp_path) as url:
-        if not make_url(url).drivername.startswith("postgresql"):
-            pytest.skip("holding the server's connections in a lock needs Postgres")
-        process = ServerProcess(
-            database_url=url,
-            port=free_port(),
-            env={
-                "CARDROOM_REDIS_URL": "",
-                "CARDROOM_DB_POOL_SIZE": str(POOL),
-                "CARDROOM_DB_POOL_TIMEOUT": "0.5",
-            },
-            log_path=tmp_path / "server.log",
-        )
-        process.start()
+    if not os.environ.get("CARDROOM_TEST_DATABASE_URL"):
+        pytest.skip("holding the server's connections in a lock needs Postgres")
+    env = {"CARDROOM_DB_POOL_SIZE": str(POOL), "CARDROOM_DB_POOL_TIMEOUT": "0.5"}
+    with private_server(tmp_path, env) as process:
         yield process
-        process.stop()
 
 
 class TableLock:

@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from games import get_game
 from tests.clients import Guest, RoomSocket
-from tests.server import ServerProcess, free_port, fresh_database
+from tests.server import ServerProcess, private_server
 
 KILLS = 20
 HUMAN_ROOMS = 3
@@ -28,21 +28,15 @@ HUMAN_ROOMS = 3
 
 @pytest.fixture
 def crashy_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with fresh_database(tmp_path) as url:
-        process = ServerProcess(
-            database_url=url,
-            port=free_port(),
-            env={
-                "CARDROOM_BOT_DELAY_MS": "40",
-                "CARDROOM_REDIS_URL": "",
-                "CARDROOM_SNAPSHOT_EVERY": "4",
-                "CARDROOM_MESSAGES_PER_SECOND": "10000",
-            },
-            log_path=tmp_path / "server.log",
-        )
-        process.start()
+    with private_server(
+        tmp_path,
+        {
+            "CARDROOM_BOT_DELAY_MS": "40",
+            "CARDROOM_SNAPSHOT_EVERY": "4",
+            "CARDROOM_MESSAGES_PER_SECOND": "10000",
+        },
+    ) as process:
         yield process
-        process.stop()
 
 
 class Table:

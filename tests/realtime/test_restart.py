@@ -12,25 +12,19 @@ from sqlalchemy import make_url
 from websockets.exceptions import ConnectionClosed
 
 from tests.clients import Guest, RoomSocket
-from tests.server import ServerProcess, free_port, fresh_database, run_sql
+from tests.server import ServerProcess, private_server, run_sql
 
 
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with fresh_database(tmp_path) as url:
-        process = ServerProcess(
-            database_url=url,
-            port=free_port(),
-            env={
-                "CARDROOM_BOT_DELAY_MS": "150",
-                "CARDROOM_REDIS_URL": "",
-                "CARDROOM_SNAPSHOT_EVERY": "3",
-            },
-            log_path=tmp_path / "server.log",
-        )
-        process.start()
+    with private_server(
+        tmp_path,
+        {
+            "CARDROOM_BOT_DELAY_MS": "150",
+            "CARDROOM_SNAPSHOT_EVERY": "3",
+        },
+    ) as process:
         yield process
-        process.stop()
 
 
 def test_sigkill_keeps_acknowledged_moves_and_bots_resume(own_server: ServerProcess) -> None:
