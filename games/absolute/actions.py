@@ -16,7 +16,8 @@ Actions (all JSON objects with a ``type``):
 ``legal_actions`` lists every draw, discard, hold and swap, every new set laid from the hand
 and every addition of hand cards to one own set. Regroupings (plays that take own sets apart)
 are not listed but ``apply`` accepts them. Listed actions are the caller's to read, not to
-change: the card lists of swaps are shared (see ``Part``).
+change: the card lists of swaps are shared (see ``Part``), and so are the actions without a
+choice of cards (see ``DISCARDS``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from games.absolute.cards import (
     is_card,
     zero_range,
 )
+from games.absolute.groups import zero_card
 from games.base import Action, MalformedAction, Seat, State
 
 DRAW_SOURCES = ("deck", "discard")
@@ -122,24 +124,32 @@ def can_swap(state: State) -> bool:
 # -- legal actions ---------------------------------------------------------------------------
 
 
+HOLD: Action = {"type": "hold"}
+DRAWS: dict[str, Action] = {source: {"type": "draw", "source": source} for source in DRAW_SOURCES}
+DISCARDS: dict[Card, Action] = {card: {"type": "discard", "card": card} for card in ALL_CARDS}
+"""The hold, the draws and the discards, made once and listed by every turn that allows them,
+as the swaps share their card lists (see ``Part``): listed actions are read, never changed."""
+
+
 def legal_actions(state: State, seat: Seat) -> list[Action]:
     phase = state["phase"]
-    if phase == "over" or state["turn"]["seat"] != seat:
+    turn = state["turn"]
+    if phase == "over" or turn["seat"] != seat:
         return []
     if phase == "draw":
         actions: list[Action] = []
         if can_draw_deck(state):
-            actions.append({"type": "draw", "source": "deck"})
+            actions.append(DRAWS["deck"])
         if state["discard"]:
-            actions.append({"type": "draw", "source": "discard"})
+            actions.append(DRAWS["discard"])
         return actions
     hand: list[Card] = state["hands"][seat]
-    discards: list[Action] = [{"type": "discard", "card": card} for card in hand]
     if phase == "discard":
-        return discards
-    actions = [{"type": "hold"}] if can_hold(state) else []
-    actions += discards
-    if can_swap(state):
+        return [DISCARDS[card] for card in hand]
+    unplayed = phase == "play" and not turn["played"]  # can_hold and can_swap share this
+    actions = [HOLD] if unplayed and len(hand) <= HAND_LIMIT else []
+    actions += [DISCARDS[card] for card in hand]
+    if unplayed and not turn["swapped"]:
         actions += swap_actions(state, seat)
     if len(hand) >= 2:
         actions += play_actions(state, seat)
@@ -148,9 +158,10 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
 
 Part = list[Card]
 """One or two cards a swap gives or takes. The swaps listed share these lists (with each
-other, and the takes with later calls): making two fresh lists for each of the thousands of
-swaps listed was a good part of the engine's time. No caller changes an action it is given
-(actions are read, copied, serialised); one that wanted to would have to copy it first."""
+other, and the takes and single cards with later calls): making two fresh lists for each of
+the thousands of swaps listed was a good part of the engine's time. No caller changes an
+action it is given (actions are read, copied, serialised); one that wanted to would have to
+copy it first."""
 Take = tuple[int, Part, int]
 """A part a swap may take from a set: (what the cards given for it must stand for, its
 cards, the fewest cards to give for it)."""
@@ -160,7 +171,7 @@ for."""
 
 
 ALONE: dict[Card, Part] = {card: [card] for card in ALL_CARDS}
-"""Each card as the part a swap takes on its own."""
+"""Each card as the part a swap takes or gives on its own."""
 
 
 @lru_cache(maxsize=128)
@@ -179,20 +190,19 @@ def _takes(
     take needs the sum of what its cards stand for, the zero for its value.
     """
     spare = len(cards) - MIN_SET_SIZE  # cards the set can lose without getting any back
-    stand = [VALUE[card] if card not in ZEROS else zero_value or 0 for card in cards]
     one, two = 1 - spare, 2 - spare
+    stood = [(card, VALUE[card] if card not in ZEROS else zero_value or 0) for card in cards]
     every: list[Take] = []
     append = every.append
-    count = len(cards)
-    for index in range(count):
-        first, value = cards[index], stand[index]
+    for index, (first, value) in enumerate(stood):
         append((value, ALONE[first], one))
-        for later in range(index + 1, count):
-            append((value + stand[later], [first, cards[later]], two))
+        for second, other in stood[index + 1 :]:
+            append((value + other, [first, second], two))
     takes = tuple(every)
     if zero_value is None:
         return takes, takes
-    return takes, tuple([take for take in takes if not ZEROS.isdisjoint(take[1])])
+    zero = zero_card(cards)
+    return takes, tuple([take for take in takes if zero in take[1]])
 
 
 def _gives(hand: list[Card]) -> tuple[Gives, Gives]:
@@ -205,13 +215,13 @@ def _gives(hand: list[Card]) -> tuple[Gives, Gives]:
     for index, first in enumerate(hand):
         later = hand[index + 1 :]
         if first in ZEROS:
-            _add_wild(wild, [first], first, 0)
+            _add_wild(wild, ALONE[first], first, 0)
             for second in later:
                 if second not in ZEROS:
                     _add_wild(wild, [first, second], first, VALUE[second])
             continue
         value = VALUE[first]
-        exact.setdefault(value, []).append([first])
+        exact.setdefault(value, []).append(ALONE[first])
         for second in later:
             if second in ZEROS:
                 _add_wild(wild, [first, second], second, value)
@@ -280,17 +290,31 @@ def _zero_sum_masks(sums: list[int]) -> list[int]:
     return masks
 
 
+def _can_balance(hand: list[Card]) -> bool:
+    """Whether a part of the negative cards and a part of the positive cards add up to
+    opposite amounts, so that together they add up to 0. A quick test on two bit masks: bit s
+    says some part of that sign adds up to s in size (bit 0, the empty part, is left out)."""
+    negative = positive = 1
+    for card in hand:
+        value = VALUE[card]
+        if value < 0:
+            negative |= negative << -value
+        else:
+            positive |= positive << value
+    return bool(negative & positive & ~1)
+
+
 def _playable_masks(hand: list[Card]) -> tuple[list[int], list[int]]:
     """The parts of the hand that fit a set, as bit masks in ascending order, never the whole
     hand: (the zero-free parts adding up to 0, which fit any set; those and the parts with
     exactly one zero whose value is allowed for its sign, which fit a set without a zero).
     """
     if ZEROS.isdisjoint(hand):
-        if VALUE[hand[0]] > 0 or VALUE[hand[-1]] < 0:
-            return [], []  # a sorted hand of one sign and no zero has no part adding up to 0
+        if not _can_balance(hand):
+            return [], []
         sums = _subset_sums(hand)
-        balanced = _zero_sum_masks(sums)
-        if balanced and balanced[-1] == len(sums) - 1:
+        balanced = _zero_sum_masks(sums)  # not empty: _can_balance found one
+        if balanced[-1] == len(sums) - 1:
             balanced.pop()
         return balanced, balanced
     zeros = [(1 << index, card) for index, card in enumerate(hand) if card in ZEROS]
