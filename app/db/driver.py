@@ -12,7 +12,6 @@ numbers, no result processing), no expanding parameters, no Python-side column d
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -185,56 +184,69 @@ class HeldDrivers:
     """Up to ``size`` pool connections kept checked out, for the driver statements every match
     makes (its start). Checking a connection out of SQLAlchemy's async pool and back costs
     about 200 µs of CPU here (greenlet switches, pool events, a shielded close): twice what the
-    start statement itself costs."""
+    start statement itself costs. When every held one is busy, a statement takes a pooled
+    connection as before: a busy server waits a turn of its event loop for each round trip,
+    and a few held connections alone then let fewer starts through than rooms ask for."""
 
     def __init__(self, db: AsyncEngine, size: int = 4) -> None:
         self._db = db
+        self._size = size
+        self._held = 0  # idle or lent out
         self._idle: list[_Held] = []
-        self._slots = asyncio.Semaphore(size)
 
     @asynccontextmanager
     async def driver(self) -> AsyncIterator[AsyncpgConnection]:
         """A connection in no transaction (a statement commits by itself). A lost one raises
         :class:`ConnectionLost` and is dropped with every idle one (the database probably
         restarted), as is one left in doubt by anything but a database error."""
-        async with self._slots:
-            held = self._idle.pop() if self._idle else await self._open()
-            try:
-                with connection_errors():
-                    yield held[1]
-            except ConnectionLost:
-                stale, self._idle = [held, *self._idle], []
-                await _drop(stale)
-                raise
-            except PostgresError:
-                await self._give_back(held)
-                raise
-            except BaseException:  # cancelled mid-statement, say
-                await _drop([held])
-                raise
+        if not self._idle and self._held >= self._size:
+            async with pooled_driver(self._db) as driver:
+                yield driver
+            return
+        held = self._idle.pop() if self._idle else await self._open()
+        try:
+            with connection_errors():
+                yield held[1]
+        except ConnectionLost:
+            stale, self._idle = [held, *self._idle], []
+            await self._drop(stale)
+            raise
+        except PostgresError:
             await self._give_back(held)
+            raise
+        except BaseException:  # cancelled mid-statement, say
+            await self._drop([held])
+            raise
+        await self._give_back(held)
 
     async def _open(self) -> _Held:
-        conn = await self._db.connect()
-        return conn, await driver_of(conn)
+        self._held += 1
+        try:
+            conn = await self._db.connect()
+            return conn, await driver_of(conn)
+        except BaseException:
+            self._held -= 1
+            raise
 
     async def _give_back(self, held: _Held) -> None:
         if held[1].is_in_transaction():  # a caller left one open: never lend it out so
-            await _drop([held])
+            await self._drop([held])
         else:
             self._idle.append(held)
 
+    async def _drop(self, held: list[_Held]) -> None:
+        """Close connections that are not to be pooled again."""
+        self._held -= len(held)
+        for conn, _ in held:
+            await conn.invalidate()
+            await conn.close()
+
     async def close(self) -> None:
         idle, self._idle = self._idle, []
+        self._held -= len(idle)
         for conn, _ in idle:
             await conn.close()
 
 
 _Held = tuple[AsyncConnection, AsyncpgConnection]
 
-
-async def _drop(held: list[_Held]) -> None:
-    """Close connections that are not to be pooled again."""
-    for conn, _ in held:
-        await conn.invalidate()
-        await conn.close()

@@ -175,11 +175,11 @@ def test_a_lost_connection_is_dropped_from_the_pool_and_the_next_start_works(
 def test_held_drivers_reuse_their_connections_and_drop_the_doubtful_ones(
     database_url: str,
 ) -> None:
-    """Starts run on connections kept out of the pool: the same backend each time, kept after
-    a database error, replaced after a lost connection or one left inside a transaction, and
-    all given back on close."""
+    """Starts run on connections kept out of the pool: the same backend each time, a pooled
+    one while every held one is busy, kept after a database error, replaced after a lost
+    connection or one left inside a transaction, and all given back on close."""
 
-    async def run() -> tuple[list[int], list[int], int]:
+    async def run() -> tuple[list[int], list[int], list[int], int]:
         db = make_engine(database_url, pool_size=2, max_overflow=0)
         held = HeldDrivers(db, size=1)
         pid = "SELECT pg_backend_pid()"
@@ -189,6 +189,9 @@ def test_held_drivers_reuse_their_connections_and_drop_the_doubtful_ones(
             for _ in range(2):
                 async with held.driver() as driver:
                     pids.append(await driver.fetchval(pid))
+            async with held.driver() as one, held.driver() as overflow:  # one held, one pooled
+                both = [await one.fetchval(pid), await overflow.fetchval(pid)]
+                checked_out = [db.pool.checkedout()]
             with pytest.raises(asyncpg.UniqueViolationError):
                 async with held.driver() as driver:
                     await driver.execute("INSERT INTO rooms SELECT * FROM rooms")
@@ -205,20 +208,21 @@ def test_held_drivers_reuse_their_connections_and_drop_the_doubtful_ones(
                 await driver.execute("BEGIN")
             async with held.driver() as driver:
                 pids.append(await driver.fetchval(pid))
-            checked_out = [db.pool.checkedout()]
+            checked_out.append(db.pool.checkedout())
             await held.close()
             checked_out.append(db.pool.checkedout())
             async with db.connect() as conn:  # the pool still serves
                 rooms = await conn.scalar(select(func.count()).select_from(Room))
-            return pids, checked_out, rooms
+            return pids, both, checked_out, rooms
         finally:
             await db.dispose()
 
-    pids, checked_out, rooms = run_on_own_loop(run())
+    pids, both, checked_out, rooms = run_on_own_loop(run())
     first, again, after_error, after_lost, after_open_transaction = pids
     assert first == again == after_error
     assert after_lost != first and after_open_transaction != after_lost
-    assert checked_out == [1, 0]
+    assert both[0] == first != both[1]  # the held one is busy: the other comes from the pool
+    assert checked_out == [2, 1, 0]
     assert rooms == 1
 
 
