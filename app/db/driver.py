@@ -249,4 +249,3 @@ class HeldDrivers:
 
 
 _Held = tuple[AsyncConnection, AsyncpgConnection]
-
