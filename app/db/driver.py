@@ -123,7 +123,7 @@ class DriverConnection:
     """The part of ``AsyncConnection`` that the start and finish of a match use, on asyncpg."""
 
     def __init__(self, driver: AsyncpgConnection, dialect: Dialect) -> None:
-        self._driver = driver
+        self.driver = driver
         self.dialect = dialect
 
     async def execute(
@@ -136,17 +136,17 @@ class DriverConnection:
         if len(rows) == 1:
             args = compiled.args(rows[0])
             if compiled.returns:
-                return DriverResult(await self._driver.fetch(compiled.sql, *args))
-            await self._driver.execute(compiled.sql, *args)
+                return DriverResult(await self.driver.fetch(compiled.sql, *args))
+            await self.driver.execute(compiled.sql, *args)
             return DriverResult([])
         if compiled.returns:
             raise ValueError("rows returned by a statement run for many rows are not kept")
-        await self._driver.executemany(compiled.sql, [compiled.args(row) for row in rows])
+        await self.driver.executemany(compiled.sql, [compiled.args(row) for row in rows])
         return DriverResult([])
 
     def begin_nested(self) -> Transaction:
         """A savepoint (the driver's transaction, nested in the one under way)."""
-        return self._driver.transaction()
+        return self.driver.transaction()
 
 
 Writer = AsyncConnection | DriverConnection  # what the match writes take

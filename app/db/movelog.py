@@ -238,6 +238,23 @@ async def _insert_on_driver(
 async def finish_matches(conn: Writer, ends: list[MatchEnd]) -> None:
     """Close the matches, their seats and their rooms, then count and rate them, a few
     statements for all of them, in the caller's transaction."""
+    if isinstance(conn, DriverConnection):
+        await _close_on_driver(conn.driver, ends)
+    else:
+        await _close(conn, ends)
+    await record_matches(conn, ends)
+
+
+def _seat_rows(ends: list[MatchEnd]) -> list[tuple[int, int, Any, bool]]:
+    """(match id, seat, score, winner) for every scored seat."""
+    return [
+        (e.match_id, seat, score, seat in e.outcome.get("winners", []))
+        for e in ends
+        for seat, score in enumerate(e.outcome.get("scores", []))
+    ]
+
+
+async def _close(conn: AsyncConnection, ends: list[MatchEnd]) -> None:
     await conn.execute(
         _FINISH_MATCH,
         [
@@ -246,22 +263,56 @@ async def finish_matches(conn: Writer, ends: list[MatchEnd]) -> None:
         ],
     )
     seats = [
-        {
-            "mid": e.match_id,
-            "s": seat,
-            "b_score": score,
-            "b_winner": seat in e.outcome.get("winners", []),
-        }
-        for e in ends
-        for seat, score in enumerate(e.outcome.get("scores", []))
+        {"mid": match_id, "s": seat, "b_score": score, "b_winner": winner}
+        for match_id, seat, score, winner in _seat_rows(ends)
     ]
     if seats:
         await conn.execute(_FINISH_SEAT, seats)
-    await record_matches(conn, ends)
     snapshots = [{"mid": e.match_id} for e in ends if e.has_snapshot]
     if snapshots:
         await conn.execute(_DROP_SNAPSHOT, snapshots)
     await conn.execute(_ROOM_FINISHED, [{"rid": e.room_id, "at": e.at} for e in ends])
+
+
+# The same four writes on Postgres in one statement of one text for any batch: each of them
+# was a round trip, and a busy server waits a turn of its event loop for every one.
+_CLOSE_MATCHES = """
+WITH ended AS (
+    UPDATE matches AS m
+    SET status = 'finished', outcome = x.outcome, move_count = x.moves, finished_at = x.at
+    FROM unnest($1::integer[], $2::json[], $3::integer[], $4::timestamptz[])
+        AS x(id, outcome, moves, at)
+    WHERE m.id = x.id
+), scored AS (
+    UPDATE match_seats AS s SET score = x.score, winner = x.winner
+    FROM unnest($5::integer[], $6::integer[], $7::float8[], $8::boolean[])
+        AS x(match_id, seat, score, winner)
+    WHERE s.match_id = x.match_id AND s.seat = x.seat
+), dropped AS (
+    DELETE FROM snapshots WHERE match_id = ANY($9::integer[])
+)
+UPDATE rooms AS r SET status = 'finished', updated_at = x.at
+FROM unnest($10::text[], $11::timestamptz[]) AS x(id, at)
+WHERE r.id = x.id
+"""
+
+
+async def _close_on_driver(driver: AsyncpgConnection, ends: list[MatchEnd]) -> None:
+    seats = _seat_rows(ends)
+    await driver.execute(
+        _CLOSE_MATCHES,
+        [e.match_id for e in ends],
+        [orjson.dumps(e.outcome, option=orjson.OPT_NON_STR_KEYS).decode() for e in ends],
+        [e.move_count for e in ends],
+        [e.at for e in ends],
+        [row[0] for row in seats],
+        [row[1] for row in seats],
+        [row[2] for row in seats],
+        [row[3] for row in seats],
+        [e.match_id for e in ends if e.has_snapshot],
+        [e.room_id for e in ends],
+        [e.at for e in ends],
+    )
 
 
 _FINISH_MATCH = (
