@@ -31,13 +31,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from asyncpg import Connection as AsyncpgConnection
 from openskill.models import PlackettLuce
 from sqlalchemy import Integer, String, any_, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.clock import iso
-from app.db.driver import Writer
+from app.db.driver import DriverConnection, Writer
 from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, Player, PlayerGame, Rating, RatingChange
 
@@ -126,12 +127,26 @@ def _countable(end: MatchEnd) -> bool:
 
 async def _count_and_rate(conn: Writer, ends: Sequence[MatchEnd], *, count: bool = True) -> None:
     counted = [e for e in ends if _countable(e)]
-    if count and counted:
-        await _count(conn, counted)
     rated = [e for e in counted if len(e.seats) >= 2]  # a solo match is never rated
+    records = _records(counted) if count else []
+    if isinstance(conn, DriverConnection):
+        current = await _lock_on_driver(conn.driver, rated) if rated else {}
+        await _write_on_driver(conn.driver, records, *_rated_rows(rated, current))
+        return
+    if records:
+        await conn.execute(_count_statement(conn.dialect.name), records)
     if not rated:
         return
-    current = await _lock_ratings(conn, rated)
+    updates, changes = _rated_rows(rated, await _lock_ratings(conn, rated))
+    await conn.execute(_RATE, updates)
+    await conn.execute(_CHANGE, changes)
+
+
+def _rated_rows(
+    rated: Sequence[MatchEnd], current: dict[tuple[int, str], Skill]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The new rating of each player and game (in that order), and a change row for each
+    rated seat of a human, rating the matches in order."""
     updates: dict[tuple[int, str], dict[str, Any]] = {}
     changes: list[dict[str, Any]] = []
     for end in rated:
@@ -173,8 +188,7 @@ async def _count_and_rate(conn: Writer, ends: Sequence[MatchEnd], *, count: bool
                     "at": end.at,
                 }
             )
-    await conn.execute(_RATE, [updates[key] for key in sorted(updates)])
-    await conn.execute(_CHANGE, changes)
+    return [updates[key] for key in sorted(updates)], changes
 
 
 _RATE = (
@@ -236,10 +250,10 @@ def _lock_statement(dialect: str) -> Any:
     )
 
 
-async def _count(conn: Writer, ends: Sequence[MatchEnd]) -> None:
-    """Add the matches to each seated player's record for the game (one row per player and
-    game, taken in that order, as the ratings are, so concurrent finishes never wait on
-    each other in a circle)."""
+def _records(ends: Sequence[MatchEnd]) -> list[dict[str, Any]]:
+    """What the matches add to each seated player's record for the game: one row per player
+    and game, sorted, the order the rows are locked in (as the ratings are), so concurrent
+    finishes never wait on each other in a circle."""
     records: dict[tuple[int, str], dict[str, Any]] = {}
     for end in ends:
         winners = set(end.outcome.get("winners") or [])
@@ -263,15 +277,13 @@ async def _count(conn: Writer, ends: Sequence[MatchEnd]) -> None:
             row["lost"] += int(not won)
             row["drawn"] += int(won and len(winners) > 1)
             row["last_match_id"] = end.match_id
-    await conn.execute(
-        _count_statement(conn.dialect.name), [records[key] for key in sorted(records)]
-    )
+    return [records[key] for key in sorted(records)]
 
 
 async def _lock_ratings(conn: Writer, ends: Sequence[MatchEnd]) -> dict[tuple[int, str], Skill]:
     """The current skill of every player in ``ends`` for that game, creating newcomers; rows
     locked (Postgres) in (player, game) order."""
-    keys = sorted({(p, e.game) for e in ends for p, _ in e.seats if p is not None})
+    keys = _rating_keys(ends)
     await conn.execute(
         _newcomers_statement(conn.dialect.name),
         [
@@ -293,6 +305,107 @@ async def _lock_ratings(conn: Writer, ends: Sequence[MatchEnd]) -> dict[tuple[in
         {"players": sorted({p for p, _ in keys}), "games": sorted({g for _, g in keys})},
     )
     return {(player, game): Skill(mu, sigma) for player, game, mu, sigma in rows}
+
+
+def _rating_keys(ends: Sequence[MatchEnd]) -> list[tuple[int, str]]:
+    return sorted({(p, e.game) for e in ends for p, _ in e.seats if p is not None})
+
+
+# On Postgres a finish rates its matches in two statements of one text for any batch (each
+# statement was a round trip, and a busy server waits a turn of its event loop for each):
+# the first makes the newcomers' rows and locks every row it returns, in (player, game)
+# order, as the records are locked after them; the second writes ratings, their history and
+# the records.
+_LOCK_ON_POSTGRES = """
+WITH keys AS (
+    SELECT * FROM unnest($1::integer[], $2::text[]) AS k(player_id, game)
+), fresh AS (
+    INSERT INTO ratings (player_id, game, mu, sigma, ordinal, matches, last_delta, updated_at)
+    SELECT player_id, game, $3, $4, $5, 0, 0, $6 FROM keys ORDER BY player_id, game
+    ON CONFLICT (player_id, game) DO NOTHING
+    RETURNING player_id, game, mu, sigma
+), held AS (
+    SELECT r.player_id, r.game, r.mu, r.sigma FROM ratings AS r JOIN keys USING (player_id, game)
+    ORDER BY r.player_id, r.game FOR UPDATE OF r
+)
+SELECT * FROM held UNION ALL SELECT * FROM fresh
+"""
+
+_WRITE_ON_POSTGRES = """
+WITH rated AS (
+    UPDATE ratings AS r
+    SET mu = x.mu, sigma = x.sigma, ordinal = x.ordinal, matches = r.matches + x.n,
+        last_delta = x.delta, last_match_id = x.mid, updated_at = x.at
+    FROM unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::float8[],
+                $6::integer[], $7::float8[], $8::integer[], $9::timestamptz[])
+        AS x(player_id, game, mu, sigma, ordinal, n, delta, mid, at)
+    WHERE r.player_id = x.player_id AND r.game = x.game
+), changed AS (
+    INSERT INTO rating_history (match_id, seat, player_id, game, mu_before, sigma_before,
+                                mu_after, sigma_after, ordinal_before, ordinal_after, at)
+    SELECT * FROM unnest($10::integer[], $11::integer[], $12::integer[], $13::text[],
+                         $14::float8[], $15::float8[], $16::float8[], $17::float8[],
+                         $18::float8[], $19::float8[], $20::timestamptz[])
+)
+INSERT INTO player_games AS p (player_id, game, played, won, lost, drawn, last_match_id)
+SELECT * FROM unnest($21::integer[], $22::text[], $23::integer[], $24::integer[],
+                     $25::integer[], $26::integer[], $27::integer[])
+ON CONFLICT (player_id, game) DO UPDATE
+SET played = p.played + excluded.played, won = p.won + excluded.won,
+    lost = p.lost + excluded.lost, drawn = p.drawn + excluded.drawn,
+    last_match_id = excluded.last_match_id
+"""
+_UPDATE_COLUMNS = ("pid", "g", "b_mu", "b_sigma", "b_ordinal", "b_n", "delta", "mid", "at")
+_CHANGE_COLUMNS = (
+    "match_id",
+    "seat",
+    "player_id",
+    "game",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+    "ordinal_before",
+    "ordinal_after",
+    "at",
+)
+_RECORD_COLUMNS = ("player_id", "game", "played", "won", "lost", "drawn", "last_match_id")
+
+
+def _columns(rows: list[dict[str, Any]], names: tuple[str, ...]) -> list[list[Any]]:
+    return [[row[name] for row in rows] for name in names]
+
+
+async def _lock_on_driver(
+    driver: AsyncpgConnection, ends: Sequence[MatchEnd]
+) -> dict[tuple[int, str], Skill]:
+    keys = _rating_keys(ends)
+    players, games = [p for p, _ in keys], [g for _, g in keys]
+    newcomer = (NEWCOMER.mu, NEWCOMER.sigma, NEWCOMER.ordinal, ends[0].at)
+    rows = await driver.fetch(_LOCK_ON_POSTGRES, players, games, *newcomer)
+    current = {(row[0], row[1]): Skill(row[2], row[3]) for row in rows}
+    if len(current) < len(keys):
+        # another transaction made a newcomer's row after this statement began: the next
+        # statement sees it, and locks it
+        rows = await driver.fetch(_LOCK_ON_POSTGRES, players, games, *newcomer)
+        current = {(row[0], row[1]): Skill(row[2], row[3]) for row in rows}
+    return current
+
+
+async def _write_on_driver(
+    driver: AsyncpgConnection,
+    records: list[dict[str, Any]],
+    updates: list[dict[str, Any]],
+    changes: list[dict[str, Any]],
+) -> None:
+    if not (records or updates):
+        return
+    await driver.execute(
+        _WRITE_ON_POSTGRES,
+        *_columns(updates, _UPDATE_COLUMNS),
+        *_columns(changes, _CHANGE_COLUMNS),
+        *_columns(records, _RECORD_COLUMNS),
+    )
 
 
 # Every player's record per game, counted again from the finished matches (migration 0003

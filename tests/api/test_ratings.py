@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db.driver import transaction
 from app.db.engine import make_engine
 from app.db.matches import MatchEnd
 from app.db.migrate import upgrade_to_head
@@ -166,57 +167,66 @@ class Table:
         *,
         times: int = 1,
     ) -> int:
-        async def run() -> int:
-            async with self.db.begin() as conn:
-                match_id = (
-                    await conn.execute(
-                        insert(Match)
-                        .values(
-                            room_id="r1",
-                            game=game,
-                            engine_version="1",
-                            options={},
-                            seed=1,
-                            players=len(seats),
-                            status="finished",
-                            has_bots=any(isinstance(s, str) for s in seats),
-                            move_count=1,
-                            outcome=outcome(scores, winners),
-                            started_at=self.now,
-                            finished_at=self.now,
-                        )
-                        .returning(Match.id)
-                    )
-                ).scalar_one()
-                await conn.execute(
-                    insert(MatchSeat),
-                    [
-                        {
-                            "match_id": match_id,
-                            "seat": i,
-                            "player_id": s if isinstance(s, int) else None,
-                            "bot": s if isinstance(s, str) else None,
-                            "name": str(s),
-                            "score": scores[i],
-                            "winner": i in winners,
-                        }
-                        for i, s in enumerate(seats)
-                    ],
-                )
-                end = MatchEnd(
-                    room_id="r1",
-                    match_id=match_id,
-                    game=game,
-                    seats=tuple((s, None) if isinstance(s, int) else (None, s) for s in seats),
-                    move_count=1,
-                    outcome=outcome(scores, winners),
-                    at=self.now,
-                )
-                for _ in range(times):
-                    await record_matches(conn, [end])
-            return match_id
+        return self.run(self.finishing(seats, scores, winners, game, times=times))
 
-        return self.run(run())
+    async def finishing(
+        self,
+        seats: list[int | str],
+        scores: list[float],
+        winners: list[int],
+        game: str = "plus_minus",
+        *,
+        times: int = 1,
+    ) -> int:
+        async with self.db.begin() as conn:
+            match_id = (
+                await conn.execute(
+                    insert(Match)
+                    .values(
+                        room_id="r1",
+                        game=game,
+                        engine_version="1",
+                        options={},
+                        seed=1,
+                        players=len(seats),
+                        status="finished",
+                        has_bots=any(isinstance(s, str) for s in seats),
+                        move_count=1,
+                        outcome=outcome(scores, winners),
+                        started_at=self.now,
+                        finished_at=self.now,
+                    )
+                    .returning(Match.id)
+                )
+            ).scalar_one()
+            await conn.execute(
+                insert(MatchSeat),
+                [
+                    {
+                        "match_id": match_id,
+                        "seat": i,
+                        "player_id": s if isinstance(s, int) else None,
+                        "bot": s if isinstance(s, str) else None,
+                        "name": str(s),
+                        "score": scores[i],
+                        "winner": i in winners,
+                    }
+                    for i, s in enumerate(seats)
+                ],
+            )
+            end = MatchEnd(
+                room_id="r1",
+                match_id=match_id,
+                game=game,
+                seats=tuple((s, None) if isinstance(s, int) else (None, s) for s in seats),
+                move_count=1,
+                outcome=outcome(scores, winners),
+                at=self.now,
+            )
+        async with transaction(self.db) as writer:  # asyncpg's own on Postgres, as a finish
+            for _ in range(times):
+                await record_matches(writer, [end])
+        return match_id
 
     def ratings(self, game: str = "plus_minus") -> dict[int, Any]:
         async def run() -> dict[int, Any]:
@@ -310,6 +320,34 @@ def test_a_rating_failure_is_logged_and_the_finish_still_commits(
     assert table.run(status()) == "finished"
     nonsense = table.finish([3, 4], [1, 2], [1], game="absolute")
     assert set(table.changes(nonsense)) == {0, 1}  # and the next match is rated as usual
+
+
+def test_a_rating_row_made_by_another_finish_meanwhile_is_read_and_updated(
+    db: AsyncEngine, loop: LoopThread
+) -> None:
+    """Two processes finish matches of one newcomer at once: the second waits for the first's
+    new rating row, then rates from it (on Postgres, the statement that makes newcomers' rows
+    cannot see a row committed after it began)."""
+    if db.dialect.name != "postgresql":
+        pytest.skip("SQLite runs one writer at a time")
+    table = Table(db, loop)
+    theirs = {"mu": 30.0, "sigma": 5.0, "ordinal": 15.0, "matches": 1, "last_delta": 0.0}
+
+    async def race() -> int:
+        async with transaction(db) as other:
+            await other.execute(
+                insert(Rating),
+                {"player_id": 1, "game": "plus_minus", "updated_at": table.now, **theirs},
+            )
+            finishing = asyncio.ensure_future(table.finishing([1, 2], [2, 1], [0]))
+            await asyncio.sleep(0.5)
+            assert not finishing.done()  # it waits on the row this transaction made
+        return await finishing
+
+    match_id = table.run(race())
+    assert table.changes(match_id)[0].mu_before == pytest.approx(30.0)  # rated from their row
+    assert table.ratings()[1].matches == 2 and table.ratings()[2].matches == 1
+    assert table.records()[(1, "plus_minus")] == (1, 1, 0, 0)
 
 
 # -- over the real server ------------------------------------------------------------------
