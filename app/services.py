@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.driver import HeldDrivers
 from app.db.engine import make_engine
 from app.db.migrate import upgrade_to_head
 from app.db.movelog import MoveLog
 from app.db.players import PlayerDirectory
+from app.db.startlog import StartLog
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
 from app.rooms.manager import RoomManager
@@ -23,7 +23,7 @@ from app.settings import Settings
 class Services:
     settings: Settings
     db: AsyncEngine
-    held: HeldDrivers
+    starts: StartLog
     movelog: MoveLog
     broker: Broker
     hub: Hub
@@ -44,7 +44,7 @@ class Services:
         movelog.start()
         broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else MemoryBroker()
         hub = Hub()
-        held = HeldDrivers(db, size=max(1, settings.db_pool_size // 10))
+        starts = StartLog(db)
         manager = RoomManager(
             db,
             movelog,
@@ -53,11 +53,11 @@ class Services:
             bot_delay=settings.bot_delay_ms / 1000,
             snapshot_every=settings.snapshot_every,
             bot_think=settings.bot_think_ms / 1000,
-            held=held,
+            starts=starts,
         )
         hub.manager = manager
         await broker.start(manager.on_event)
-        services = cls(settings, db, held, movelog, broker, hub, manager, PlayerDirectory(db))
+        services = cls(settings, db, starts, movelog, broker, hub, manager, PlayerDirectory(db))
         services.resuming = asyncio.get_running_loop().create_task(manager.resume())
         return services
 
@@ -67,5 +67,5 @@ class Services:
         await self.manager.close()
         await self.broker.stop()
         await self.movelog.stop()
-        await self.held.close()
+        await self.starts.close()
         await self.db.dispose()

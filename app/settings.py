@@ -17,8 +17,8 @@ class Settings(BaseSettings):
     # back: under load that opened 15 a second (a backend forked, types introspected, every
     # statement prepared again) and cost 15% of the moves a second at 500 rooms
     # (tests/bench/load.py). So no overflow: at a peak a request waits for a connection, for
-    # db_pool_timeout seconds at most, then answers 503 with Retry-After. A tenth of the pool
-    # is held for match starts (app.db.driver.HeldDrivers).
+    # db_pool_timeout seconds at most, then answers 503 with Retry-After. One connection is
+    # held for match starts (app.db.startlog).
     db_pool_size: int = Field(40, ge=4)
     db_max_overflow: int = Field(0, ge=0)
     db_pool_timeout: float = Field(10.0, gt=0)

@@ -182,11 +182,12 @@ async def pooled_driver(db: AsyncEngine) -> AsyncIterator[AsyncpgConnection]:
 
 class HeldDrivers:
     """Up to ``size`` pool connections kept checked out, for the driver statements every match
-    makes (its start). Checking a connection out of SQLAlchemy's async pool and back costs
-    about 200 µs of CPU here (greenlet switches, pool events, a shielded close): twice what the
-    start statement itself costs. When every held one is busy, a statement takes a pooled
-    connection as before: a busy server waits a turn of its event loop for each round trip,
-    and a few held connections alone then let fewer starts through than rooms ask for."""
+    makes (its start: app.db.startlog). Checking a connection out of SQLAlchemy's async pool
+    and back costs about 200 µs of CPU here (greenlet switches, pool events, a shielded
+    close): twice what the start statement itself costs. When every held one is busy, a
+    statement takes a pooled connection as before: a busy server waits a turn of its event
+    loop for each round trip, and a few held connections alone then let fewer starts through
+    than rooms ask for."""
 
     def __init__(self, db: AsyncEngine, size: int = 4) -> None:
         self._db = db

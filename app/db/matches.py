@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import orjson
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.clock import utcnow
-from app.db.driver import HeldDrivers, pooled_driver, transaction
+from app.db.driver import pooled_driver, transaction
 from app.db.models import Match, MatchSeat, Move, Room, Snapshot
 from app.db.rooms import RoomRecord
+from app.db.startlog import StartLog, StartRequest, start_many
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,10 @@ async def start_match(
     seed: int,
     engine_version: str,
     from_status: str,
-    held: HeldDrivers | None = None,
+    starts: StartLog | None = None,
 ) -> MatchRecord | None:
     """Open a match for a room whose every seat is filled; ``None`` if the room moved on.
-    On Postgres the statement runs on one of the ``held`` connections, if given."""
+    On Postgres the start goes with others that ``starts`` has waiting, if given."""
     now = utcnow()
     match = {
         "room_id": room.id,
@@ -76,7 +76,7 @@ async def start_match(
         for s in room.seats
     ]
     if db.dialect.name == "postgresql":
-        match_id = await _start_on_postgres(db, match, seats, from_status, held)
+        match_id = await _start_on_postgres(db, match, seats, from_status, starts)
     else:
         match_id = await _start_in_transaction(db, match, seats, from_status)
     if match_id is None:
@@ -122,51 +122,13 @@ async def _start_on_postgres(
     match: dict[str, Any],
     seats: list[dict[str, Any]],
     from_status: str,
-    held: HeldDrivers | None = None,
+    starts: StartLog | None = None,
 ) -> int | None:
-    async with held.driver() if held is not None else pooled_driver(db) as driver:
-        return await driver.fetchval(
-            _START_ON_POSTGRES,
-            match["room_id"],
-            from_status,
-            match["started_at"],
-            match["game"],
-            match["engine_version"],
-            orjson.dumps(match["options"]).decode(),
-            match["seed"],
-            match["players"],
-            match["has_bots"],
-            [seat["seat"] for seat in seats],
-            [seat["player_id"] for seat in seats],
-            [seat["bot"] for seat in seats],
-            [seat["name"] for seat in seats],
-        )
-
-
-# On Postgres a start is one statement, so one round trip instead of five (begin, match,
-# seats, room, commit): in a busy server each round trip waits a turn of the event loop, and
-# a start holds a pool connection all along. It writes what _start_in_transaction writes
-# (tests/api/test_driver.py compares them); the room is claimed first, so a room that moved
-# on gets no match at all.
-_START_ON_POSTGRES = """
-WITH claimed AS (
-    UPDATE rooms SET status = 'playing', updated_at = $3,
-        match_id = nextval(pg_get_serial_sequence('matches', 'id'))
-    WHERE id = $1 AND status = $2
-    RETURNING match_id
-), started AS (
-    INSERT INTO matches (id, room_id, game, engine_version, options, seed, players, status,
-        has_bots, move_count, started_at)
-    SELECT match_id, $1, $4, $5, $6::json, $7, $8, 'playing', $9, 0, $3 FROM claimed
-    RETURNING id
-), seated AS (
-    INSERT INTO match_seats (match_id, seat, player_id, bot, name)
-    SELECT started.id, u.seat, u.player_id, u.bot, u.name
-    FROM started, unnest($10::integer[], $11::integer[], $12::varchar[], $13::varchar[])
-        AS u(seat, player_id, bot, name)
-)
-SELECT id FROM started
-"""
+    if starts is not None:
+        return await starts.start(match, seats, from_status)
+    async with pooled_driver(db) as driver:
+        started = await start_many(driver, [StartRequest(match, seats, from_status)])
+    return started.get(match["room_id"])
 
 
 @dataclass(frozen=True)

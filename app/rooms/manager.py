@@ -21,9 +21,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db import matches as match_db
 from app.db import rooms as room_db
 from app.db.clock import iso, utcnow
-from app.db.driver import HeldDrivers
 from app.db.movelog import MoveCommit, MoveLog
 from app.db.players import PlayerRecord
+from app.db.startlog import StartLog
 from app.rooms.bots import LEVELS, BotPlayer
 from app.rooms.errors import ActionRefused, RoomError, forbidden, not_found
 from app.rooms.ports import Audience, Broker
@@ -48,11 +48,11 @@ class RoomManager:
         *,
         bot_delay: float,
         snapshot_every: int,
-        held: HeldDrivers,
+        starts: StartLog,
         bot_think: float = 0.3,
     ) -> None:
         self.db = db
-        self.held = held
+        self.starts = starts
         self.movelog = movelog
         self.broker = broker
         self.audience = audience
@@ -264,7 +264,7 @@ class RoomManager:
             seed=secrets.randbits(63),
             engine_version=runtime.engine.version,
             from_status=room.status,
-            held=self.held,
+            starts=self.starts,
         )
         if match is None:
             raise RoomError("already_started", "The match has already started.")

@@ -21,6 +21,7 @@ from app.db.matches import _NEW_MATCH, MatchEnd, _start_in_transaction, _start_o
 from app.db.migrate import upgrade_to_head
 from app.db.models import Match, MatchSeat, Move, Player, Room
 from app.db.movelog import _FINISH_MATCH, MoveCommit, MoveLog
+from app.db.startlog import StartLog
 from tests.server import fresh_database, run_on_own_loop
 
 pytestmark = pytest.mark.skipif(
@@ -359,3 +360,33 @@ def test_the_one_statement_start_writes_what_the_transaction_writes(database_url
         ("r2", "playing", other, NOW),
         ("r3", "finished", None, NOW),  # moved on: untouched
     ]
+
+
+def test_starts_that_wait_go_together_in_one_statement(database_url: str) -> None:
+    """Starts of several rooms made at once take one statement; a second start of a room
+    waits for the next one and finds its room moved on, as does a room that had."""
+
+    async def run() -> tuple[list[int | None], int, list[tuple[str, int | None]]]:
+        db = make_engine(database_url)
+        starts = StartLog(db)
+        try:
+            await _with_room(db)
+            async with db.begin() as conn:
+                await conn.execute(
+                    insert(Room), [_room("r2"), {**_room("r3"), "status": "finished"}]
+                )
+            results = await asyncio.gather(
+                *(starts.start(*_start(room_id), "waiting") for room_id in ("r1", "r2", "r3", "r1"))
+            )
+            async with db.connect() as conn:
+                rooms = await conn.execute(select(Room.id, Room.match_id).order_by(Room.id))
+                return list(results), starts.statements, [tuple(r) for r in rooms]
+        finally:
+            await starts.close()
+            await db.dispose()
+
+    (first, second, moved_on, again), statements, rooms = run_on_own_loop(run())
+    assert first is not None and second is not None and first != second
+    assert moved_on is None and again is None
+    assert statements == 2  # r1, r2 and r3 together, then r1 again
+    assert rooms == [("r1", first), ("r2", second), ("r3", None)]
