@@ -293,7 +293,7 @@ WITH ended AS (
 )
 UPDATE rooms AS r SET status = 'finished', updated_at = x.at
 FROM unnest($10::text[], $11::timestamptz[]) AS x(id, at)
-WHERE r.id = x.id
+WHERE r.id = x.id AND r.id = ANY($10)
 """
 
 

@@ -326,6 +326,7 @@ WITH keys AS (
     RETURNING player_id, game, mu, sigma
 ), held AS (
     SELECT r.player_id, r.game, r.mu, r.sigma FROM ratings AS r JOIN keys USING (player_id, game)
+    WHERE r.player_id = ANY($1)
     ORDER BY r.player_id, r.game FOR UPDATE OF r
 )
 SELECT * FROM held UNION ALL SELECT * FROM fresh
@@ -339,7 +340,7 @@ WITH rated AS (
     FROM unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::float8[],
                 $6::integer[], $7::float8[], $8::integer[], $9::timestamptz[])
         AS x(player_id, game, mu, sigma, ordinal, n, delta, mid, at)
-    WHERE r.player_id = x.player_id AND r.game = x.game
+    WHERE r.player_id = x.player_id AND r.game = x.game AND r.player_id = ANY($1)
 ), changed AS (
     INSERT INTO rating_history (match_id, seat, player_id, game, mu_before, sigma_before,
                                 mu_after, sigma_after, ordinal_before, ordinal_after, at)
