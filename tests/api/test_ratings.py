@@ -158,16 +158,9 @@ class Table:
                 )
             )
 
-    def finish(
-        self,
-        seats: list[int | str],
-        scores: list[float],
-        winners: list[int],
-        game: str = "plus_minus",
-        *,
-        times: int = 1,
-    ) -> int:
-        return self.run(self.finishing(seats, scores, winners, game, times=times))
+    def finish(self, *args: Any, **kwargs: Any) -> int:
+        """:meth:`finishing`, waited for."""
+        return self.run(self.finishing(*args, **kwargs))
 
     async def finishing(
         self,
