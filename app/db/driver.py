@@ -180,73 +180,50 @@ async def pooled_driver(db: AsyncEngine) -> AsyncIterator[AsyncpgConnection]:
             raise
 
 
-class HeldDrivers:
-    """Up to ``size`` pool connections kept checked out, for the driver statements every match
-    makes (its start: app.db.startlog). Checking a connection out of SQLAlchemy's async pool
+class HeldDriver:
+    """A pool connection kept checked out, for a caller that runs one statement at a time:
+    the match starts (app.db.startlog). Checking a connection out of SQLAlchemy's async pool
     and back costs about 200 µs of CPU here (greenlet switches, pool events, a shielded
-    close): twice what the start statement itself costs. When every held one is busy, a
-    statement takes a pooled connection as before: a busy server waits a turn of its event
-    loop for each round trip, and a few held connections alone then let fewer starts through
-    than rooms ask for."""
+    close): more than a start statement itself costs."""
 
-    def __init__(self, db: AsyncEngine, size: int = 4) -> None:
+    def __init__(self, db: AsyncEngine) -> None:
         self._db = db
-        self._size = size
-        self._held = 0  # idle or lent out
-        self._idle: list[_Held] = []
+        self._idle: _Held | None = None
 
     @asynccontextmanager
     async def driver(self) -> AsyncIterator[AsyncpgConnection]:
         """A connection in no transaction (a statement commits by itself). A lost one raises
-        :class:`ConnectionLost` and is dropped with every idle one (the database probably
-        restarted), as is one left in doubt by anything but a database error."""
-        if not self._idle and self._held >= self._size:
-            async with pooled_driver(self._db) as driver:
-                yield driver
-            return
-        held = self._idle.pop() if self._idle else await self._open()
+        :class:`ConnectionLost` and is dropped (the next is opened anew), as is one left in
+        doubt by anything but a database error."""
+        held, self._idle = self._idle, None
+        if held is None:
+            conn = await self._db.connect()
+            held = conn, await driver_of(conn)
         try:
             with connection_errors():
                 yield held[1]
-        except ConnectionLost:
-            stale, self._idle = [held, *self._idle], []
-            await self._drop(stale)
-            raise
         except PostgresError:
             await self._give_back(held)
             raise
-        except BaseException:  # cancelled mid-statement, say
-            await self._drop([held])
+        except BaseException:  # lost, or cancelled mid-statement, say
+            await held[0].invalidate()
+            await held[0].close()
             raise
         await self._give_back(held)
 
-    async def _open(self) -> _Held:
-        self._held += 1
-        try:
-            conn = await self._db.connect()
-            return conn, await driver_of(conn)
-        except BaseException:
-            self._held -= 1
-            raise
-
     async def _give_back(self, held: _Held) -> None:
         if held[1].is_in_transaction():  # a caller left one open: never lend it out so
-            await self._drop([held])
-        else:
-            self._idle.append(held)
-
-    async def _drop(self, held: list[_Held]) -> None:
-        """Close connections that are not to be pooled again."""
-        self._held -= len(held)
-        for conn, _ in held:
-            await conn.invalidate()
-            await conn.close()
+            await held[0].invalidate()
+            await held[0].close()
+        elif self._idle is None:
+            self._idle = held
+        else:  # a second caller at once had one of its own: back to the pool with it
+            await held[0].close()
 
     async def close(self) -> None:
-        idle, self._idle = self._idle, []
-        self._held -= len(idle)
-        for conn, _ in idle:
-            await conn.close()
+        idle, self._idle = self._idle, None
+        if idle is not None:
+            await idle[0].close()
 
 
 _Held = tuple[AsyncConnection, AsyncpgConnection]

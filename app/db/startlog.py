@@ -17,7 +17,7 @@ import orjson
 from asyncpg import Connection as AsyncpgConnection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.driver import HeldDrivers
+from app.db.driver import HeldDriver
 
 Seats = list[dict[str, Any]]
 
@@ -38,7 +38,7 @@ class StartRequest:
 
 class StartLog:
     def __init__(self, db: AsyncEngine) -> None:
-        self._held = HeldDrivers(db, size=1)  # one statement runs at a time
+        self._held = HeldDriver(db)  # one statement runs at a time
         self._waiting: list[StartRequest] = []
         self._runner: asyncio.Task[None] | None = None
         self.statements = 0

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import Row, func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.driver import ConnectionLost, HeldDrivers, connection_errors, transaction
+from app.db.driver import ConnectionLost, HeldDriver, connection_errors, transaction
 from app.db.engine import make_engine
 from app.db.matches import _NEW_MATCH, MatchEnd, _start_in_transaction, _start_on_postgres
 from app.db.migrate import upgrade_to_head
@@ -173,16 +173,16 @@ def test_a_lost_connection_is_dropped_from_the_pool_and_the_next_start_works(
     assert matches == 1
 
 
-def test_held_drivers_reuse_their_connections_and_drop_the_doubtful_ones(
+def test_the_held_driver_reuses_its_connection_and_drops_a_doubtful_one(
     database_url: str,
 ) -> None:
-    """Starts run on connections kept out of the pool: the same backend each time, a pooled
-    one while every held one is busy, kept after a database error, replaced after a lost
-    connection or one left inside a transaction, and all given back on close."""
+    """Starts run on a connection kept out of the pool: the same backend each time, kept
+    after a database error, replaced after a lost connection or one left inside a
+    transaction; a second user at once gets one of its own, and all go back on close."""
 
     async def run() -> tuple[list[int], list[int], list[int], int]:
         db = make_engine(database_url, pool_size=2, max_overflow=0)
-        held = HeldDrivers(db, size=1)
+        held = HeldDriver(db)
         pid = "SELECT pg_backend_pid()"
         try:
             await _with_room(db)
@@ -190,9 +190,12 @@ def test_held_drivers_reuse_their_connections_and_drop_the_doubtful_ones(
             for _ in range(2):
                 async with held.driver() as driver:
                     pids.append(await driver.fetchval(pid))
-            async with held.driver() as one, held.driver() as overflow:  # one held, one pooled
-                both = [await one.fetchval(pid), await overflow.fetchval(pid)]
+            async with held.driver() as one, held.driver() as other:
+                both = [await one.fetchval(pid), await other.fetchval(pid)]
                 checked_out = [db.pool.checkedout()]
+            checked_out.append(db.pool.checkedout())  # one of the two went back to the pool
+            async with held.driver() as driver:
+                pids.append(await driver.fetchval(pid))
             with pytest.raises(asyncpg.UniqueViolationError):
                 async with held.driver() as driver:
                     await driver.execute("INSERT INTO rooms SELECT * FROM rooms")
@@ -219,11 +222,11 @@ def test_held_drivers_reuse_their_connections_and_drop_the_doubtful_ones(
             await db.dispose()
 
     pids, both, checked_out, rooms = run_on_own_loop(run())
-    first, again, after_error, after_lost, after_open_transaction = pids
-    assert first == again == after_error
-    assert after_lost != first and after_open_transaction != after_lost
-    assert both[0] == first != both[1]  # the held one is busy: the other comes from the pool
-    assert checked_out == [2, 1, 0]
+    first, again, kept, after_error, after_lost, after_open_transaction = pids
+    assert first == again == both[0] != both[1]
+    assert kept in both and after_error == kept
+    assert after_lost != kept and after_open_transaction != after_lost
+    assert checked_out == [2, 1, 1, 0]
     assert rooms == 1
 
 
