@@ -383,13 +383,13 @@ async def _lock_on_driver(
     keys = _rating_keys(ends)
     players, games = [p for p, _ in keys], [g for _, g in keys]
     newcomer = (NEWCOMER.mu, NEWCOMER.sigma, NEWCOMER.ordinal, ends[0].at)
-    rows = await driver.fetch(_LOCK_ON_POSTGRES, players, games, *newcomer)
-    current = {(row[0], row[1]): Skill(row[2], row[3]) for row in rows}
-    if len(current) < len(keys):
-        # another transaction made a newcomer's row after this statement began: the next
-        # statement sees it, and locks it
+    for _ in range(2):
         rows = await driver.fetch(_LOCK_ON_POSTGRES, players, games, *newcomer)
         current = {(row[0], row[1]): Skill(row[2], row[3]) for row in rows}
+        if len(current) == len(keys):
+            break
+        # another transaction made a newcomer's row after this statement began: the next
+        # statement sees it, and locks it
     return current
 
 
