@@ -26,7 +26,6 @@ from asyncpg.exceptions import (
     PostgresConnectionError,
     PostgresError,
 )
-from asyncpg.transaction import Transaction
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql import ClauseElement
@@ -143,10 +142,6 @@ class DriverConnection:
             raise ValueError("rows returned by a statement run for many rows are not kept")
         await self.driver.executemany(compiled.sql, [compiled.args(row) for row in rows])
         return DriverResult([])
-
-    def begin_nested(self) -> Transaction:
-        """A savepoint (the driver's transaction, nested in the one under way)."""
-        return self.driver.transaction()
 
 
 Writer = AsyncConnection | DriverConnection  # what the match writes take

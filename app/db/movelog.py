@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import orjson
 from asyncpg import Connection as AsyncpgConnection
@@ -39,11 +42,12 @@ from app.db.driver import (
 )
 from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, Move, Room, Snapshot
-from app.db.ratings import record_matches
+from app.db.ratings import rated_or_not, record_matches
 
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 1000
+W = TypeVar("W", bound=Writer)
 
 
 @dataclass
@@ -164,33 +168,36 @@ class MoveLog:
         self, conn: AsyncConnection, batch: list[MoveCommit], atomic: bool
     ) -> set[tuple[int, int]]:
         if not self._postgres:
-            async with conn.begin():
-                rows = [
-                    {
-                        "match_id": c.match_id,
-                        "seq": c.seq,
-                        "seat": c.seat,
-                        "action": c.action,
-                        "at": c.at,
-                    }
-                    for c in batch
-                ]
-                won = {(r.match_id, r.seq) for r in await conn.execute(self._insert, rows)}
-                await self._store_ends(conn, batch, won)
-                return won
+            return await rated_or_not(
+                lambda: _began(conn, conn.begin()), partial(self._write, batch=batch)
+            )
         driver = await driver_of(conn)
         with connection_errors():
             if not atomic:
                 return await _insert_on_driver(driver, batch)
-            async with driver.transaction():
-                won = await _insert_on_driver(driver, batch)
-                await self._store_ends(DriverConnection(driver, conn.dialect), batch, won)
-                return won
+            writer = DriverConnection(driver, conn.dialect)
+            return await rated_or_not(
+                lambda: _began(writer, driver.transaction()), partial(self._write, batch=batch)
+            )
 
-    async def _store_ends(
-        self, conn: Writer, batch: list[MoveCommit], won: set[tuple[int, int]]
-    ) -> None:
-        """The snapshots and match ends that the stored moves of a batch carry."""
+    async def _write(
+        self, conn: Writer, rate: bool, *, batch: list[MoveCommit]
+    ) -> set[tuple[int, int]]:
+        """The moves of a batch, then the snapshots and match ends of those stored."""
+        if isinstance(conn, DriverConnection):
+            won = await _insert_on_driver(conn.driver, batch)
+        else:
+            rows = [
+                {
+                    "match_id": c.match_id,
+                    "seq": c.seq,
+                    "seat": c.seat,
+                    "action": c.action,
+                    "at": c.at,
+                }
+                for c in batch
+            ]
+            won = {(r.match_id, r.seq) for r in await conn.execute(self._insert, rows)}
         stored = [c for c in batch if (c.match_id, c.seq) in won]
         snapshots = [
             {"match_id": c.match_id, "seq": c.seq, "state": c.snapshot}
@@ -201,12 +208,14 @@ class MoveLog:
             await conn.execute(self._snapshot, snapshots)
         ends = [c.end for c in stored if c.end is not None]
         if ends:
-            await finish_matches(conn, ends)
+            await finish_matches(conn, ends, rate=rate)
+        return won
 
     async def finish(self, end: MatchEnd) -> None:
         """End a match without a move (a forfeit)."""
-        async with transaction(self._db) as conn:
-            await finish_matches(conn, [end])
+        await rated_or_not(
+            lambda: transaction(self._db), lambda conn, rate: finish_matches(conn, [end], rate=rate)
+        )
 
 
 # Moves on Postgres: one statement of the same text for any batch. Through SQLAlchemy a
@@ -235,14 +244,22 @@ async def _insert_on_driver(
     return {(match_id, seq) for match_id, seq in rows}
 
 
-async def finish_matches(conn: Writer, ends: list[MatchEnd]) -> None:
-    """Close the matches, their seats and their rooms, then count and rate them, a few
-    statements for all of them, in the caller's transaction."""
+async def finish_matches(conn: Writer, ends: list[MatchEnd], *, rate: bool) -> None:
+    """Close the matches, their seats and their rooms, then count and rate them if ``rate``,
+    a few statements for all of them, in the caller's transaction."""
     if isinstance(conn, DriverConnection):
         await _close_on_driver(conn.driver, ends)
     else:
         await _close(conn, ends)
-    await record_matches(conn, ends)
+    if rate:
+        await record_matches(conn, ends)
+
+
+@asynccontextmanager
+async def _began(conn: W, began: AbstractAsyncContextManager[Any]) -> AsyncIterator[W]:
+    """``conn`` inside the transaction ``began`` opens (``conn.begin()``, or the driver's)."""
+    async with began:
+        yield conn
 
 
 def _seat_rows(ends: list[MatchEnd]) -> list[tuple[int, int, Any, bool]]:

@@ -1,8 +1,9 @@
 """Per-game records and skill ratings (openskill's Plackett-Luce model: 2 to 6 seats, ties).
 
 A finished match is counted and rated in the transaction that stores its end
-(``movelog.finish_match`` calls :func:`record_match`), inside a savepoint: a failure there is
-logged and leaves the match uncounted and unrated, never loses the move.
+(``movelog.finish_matches`` calls :func:`record_matches`). A failure there is logged, and the
+transaction runs again without them (:func:`rated_or_not`): the match stays uncounted and
+unrated, and the move is never lost.
 
 * Each player's record per game (``player_games``: played, won, lost, drawn) counts every
   finished match they sat in, solo ones too; a draw is a win shared with another seat.
@@ -26,10 +27,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from asyncpg import Connection as AsyncpgConnection
 from openskill.models import PlackettLuce
@@ -43,6 +45,7 @@ from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, Player, PlayerGame, Rating, RatingChange
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MODEL = PlackettLuce()
 RECENT = 10  # rating points per game in a player's stats (a trend line)
@@ -106,15 +109,35 @@ def rate(skills: Sequence[Skill], ranks: Sequence[int], fixed: Sequence[bool]) -
 
 
 # -- updating ---------------------------------------------------------------------------------
+class RatingFailed(Exception):
+    """Counting or rating matches failed: their transaction is spoilt, and is to be run again
+    without them (:func:`rated_or_not`)."""
+
+
 async def record_matches(conn: Writer, ends: Sequence[MatchEnd]) -> None:
     """Count and rate matches that have just finished (in that order), inside the caller's
-    transaction: a few statements for all of them."""
+    transaction: a few statements for all of them. Raises :class:`RatingFailed`."""
     try:
-        async with conn.begin_nested():
-            await _count_and_rate(conn, ends)
-    except Exception:  # records and ratings must never cost the move batch its commit
+        await _count_and_rate(conn, ends)
+    except Exception as error:
         ids = ", ".join(str(e.match_id) for e in ends)
-        log.exception("could not count or rate match %s; it stays uncounted", ids)
+        raise RatingFailed(f"could not count or rate match {ids}") from error
+
+
+async def rated_or_not(
+    begin: Callable[[], AbstractAsyncContextManager[Writer]],
+    write: Callable[[Writer, bool], Awaitable[T]],
+) -> T:
+    """``write(conn, rate=True)`` in a transaction of ``begin``; if counting and rating fail,
+    the whole of it again with ``rate=False``: records and ratings never cost a finish its
+    commit. A savepoint around them did the same for two more round trips every finish."""
+    try:
+        async with begin() as conn:
+            return await write(conn, True)
+    except RatingFailed as failure:
+        log.exception("%s; it is stored uncounted and unrated", failure)
+    async with begin() as conn:
+        return await write(conn, False)
 
 
 def _countable(end: MatchEnd) -> bool:

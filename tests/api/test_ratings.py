@@ -13,15 +13,25 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.driver import transaction
 from app.db.engine import make_engine
 from app.db.matches import MatchEnd
 from app.db.migrate import upgrade_to_head
-from app.db.models import Match, MatchSeat, Player, PlayerGame, Rating, RatingChange, Room
-from app.db.ratings import BOT_SKILLS, NEWCOMER, Skill, places, rate, rebuild, record_matches
+from app.db.models import (
+    Match,
+    MatchSeat,
+    Move,
+    Player,
+    PlayerGame,
+    Rating,
+    RatingChange,
+    Room,
+)
+from app.db.movelog import MoveCommit, MoveLog
+from app.db.ratings import BOT_SKILLS, NEWCOMER, Skill, places, rate, rebuild
 from tests.api.play import play_bots, play_match
 from tests.clients import Guest
 from tests.server import fresh_database
@@ -171,6 +181,15 @@ class Table:
         *,
         times: int = 1,
     ) -> int:
+        end = await self.playing(seats, scores, winners, game)
+        for _ in range(times):  # a forfeit's finish: asyncpg's own transaction on Postgres
+            await MoveLog(self.db).finish(end)
+        return end.match_id
+
+    async def playing(
+        self, seats: list[int | str], scores: list[float], winners: list[int], game: str
+    ) -> MatchEnd:
+        """A match under way, and the end it is to have."""
         async with self.db.begin() as conn:
             match_id = (
                 await conn.execute(
@@ -182,12 +201,10 @@ class Table:
                         options={},
                         seed=1,
                         players=len(seats),
-                        status="finished",
+                        status="playing",
                         has_bots=any(isinstance(s, str) for s in seats),
-                        move_count=1,
-                        outcome=outcome(scores, winners),
+                        move_count=0,
                         started_at=self.now,
-                        finished_at=self.now,
                     )
                     .returning(Match.id)
                 )
@@ -201,25 +218,19 @@ class Table:
                         "player_id": s if isinstance(s, int) else None,
                         "bot": s if isinstance(s, str) else None,
                         "name": str(s),
-                        "score": scores[i],
-                        "winner": i in winners,
                     }
                     for i, s in enumerate(seats)
                 ],
             )
-            end = MatchEnd(
-                room_id="r1",
-                match_id=match_id,
-                game=game,
-                seats=tuple((s, None) if isinstance(s, int) else (None, s) for s in seats),
-                move_count=1,
-                outcome=outcome(scores, winners),
-                at=self.now,
-            )
-        async with transaction(self.db) as writer:  # asyncpg's own on Postgres, as a finish
-            for _ in range(times):
-                await record_matches(writer, [end])
-        return match_id
+        return MatchEnd(
+            room_id="r1",
+            match_id=match_id,
+            game=game,
+            seats=tuple((s, None) if isinstance(s, int) else (None, s) for s in seats),
+            move_count=1,
+            outcome=outcome(scores, winners),
+            at=self.now,
+        )
 
     def ratings(self, game: str = "plus_minus") -> dict[int, Any]:
         async def run() -> dict[int, Any]:
@@ -299,7 +310,8 @@ def test_a_rating_failure_is_logged_and_the_finish_still_commits(
     db: AsyncEngine, loop: LoopThread, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = Table(db, loop)
-    # rating the same match twice breaks rating_history's primary key inside the savepoint
+    # rating the same match twice breaks rating_history's primary key: the second finish is
+    # run again, unrated
     twice = table.finish([1, 2], [1, 2], [1], times=2)
     assert "could not count or rate match" in caplog.text
     assert {r.matches for r in table.ratings().values()} == {1}  # the second try left no trace
@@ -313,6 +325,47 @@ def test_a_rating_failure_is_logged_and_the_finish_still_commits(
     assert table.run(status()) == "finished"
     nonsense = table.finish([3, 4], [1, 2], [1], game="absolute")
     assert set(table.changes(nonsense)) == {0, 1}  # and the next match is rated as usual
+
+
+def test_a_move_batch_whose_rating_fails_is_stored_again_unrated(
+    db: AsyncEngine, loop: LoopThread, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two final moves committed together by the move log, one of them ending a match rated
+    before: the rating fails, and the batch is written again without ratings, both moves."""
+    table = Table(db, loop)
+    rated = table.finish([1, 2], [1, 2], [1])
+
+    async def batch() -> tuple[list[bool], int, list[str]]:
+        again = await table.playing([1, 2], [1, 2], [1], "plus_minus")
+        again = MatchEnd(**{**vars(again), "match_id": rated})  # rated twice: history clashes
+        fresh = await table.playing([3, 4], [2, 1], [0], "plus_minus")
+        movelog = MoveLog(db)
+        movelog.start()
+        try:
+            stored = await asyncio.gather(
+                *(
+                    movelog.append(
+                        MoveCommit("r1", end.match_id, 1, 0, {"type": "x"}, table.now, end)
+                    )
+                    for end in (again, fresh)
+                )
+            )
+        finally:
+            await movelog.stop()
+        async with db.connect() as conn:
+            moves = await conn.scalar(select(func.count()).select_from(Move))
+            statuses = (
+                await conn.scalars(
+                    select(Match.status).where(Match.id.in_([rated, fresh.match_id]))
+                )
+            ).all()
+        return stored, moves, list(statuses)
+
+    stored, moves, statuses = table.run(batch())
+    assert "could not count or rate match" in caplog.text
+    assert stored == [True, True] and moves == 2 and statuses == ["finished", "finished"]
+    assert set(table.ratings()) == {1, 2} and table.records()[(1, "plus_minus")] == (1, 0, 1, 0)
+    assert set(table.changes(rated)) == {0, 1}  # from its first finish, untouched
 
 
 def test_a_rating_row_made_by_another_finish_meanwhile_is_read_and_updated(
