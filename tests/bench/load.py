@@ -57,6 +57,7 @@ from sqlalchemy.engine import make_url
 
 from tests.bench._stack import CLIENT_CORE, Clients, PrivateRedis, Servers
 from tests.bench._sys import CpuMeter, fmt_load, loadavg, pids_whose_cmdline_has, pinned
+from tests.bench.playouts import reference_per_second
 from tests.server import fresh_database
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -500,6 +501,7 @@ def run_floor(cfg: LoadConfig, log_dir: Path, frame_bytes: float) -> Phase:
 def run(cfg: LoadConfig) -> dict[str, Any]:
     """Ours, then the floor shaped like it (frame size of ours); both as dicts."""
     cfg.check()
+    reference = reference_per_second()  # before anything of ours runs
     with contextlib.ExitStack() as stack:
         if cfg.log_dir:
             log_dir = Path(cfg.log_dir)
@@ -508,7 +510,7 @@ def run(cfg: LoadConfig) -> dict[str, Any]:
             log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="load-")))
         ours = run_ours(cfg, log_dir)
         floor = run_floor(cfg, log_dir, ours.mean_frame) if cfg.floor else None
-    return {"config": asdict(cfg), "ours": ours, "floor": floor}
+    return {"config": asdict(cfg), "ours": ours, "floor": floor, "reference": reference}
 
 
 # -- printing -------------------------------------------------------------------------------
@@ -589,6 +591,10 @@ def report(result: dict[str, Any], title: str = "load") -> str:
     ours: Phase = result["ours"]
     floor: Phase | None = result["floor"]
     lines = [f"== {title}: {cfg.describe()}"]
+    lines.append(
+        f"machine reference before the run: {result['reference']:,.0f} rounds/s "
+        "(tests.bench.playouts's fixed pure-Python workload: compare runs on other days by it)"
+    )
     lines.append(
         f"load average (1/5/15 min): ours window {fmt_load(ours.load_before)} -> "
         f"{fmt_load(ours.load_after)}"
