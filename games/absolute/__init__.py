@@ -1,8 +1,7 @@
 """ABSOLUTE (Nonymous Games, Tony Diaz): sets of three or more cards that add up to zero.
 
 Spec: shared/rules/absolute.md. Modules: cards (the deck), groups (valid sets), scoring,
-actions (wire forms and legal actions), sampling (one random legal action, fast), rules (state
-machine), view, determinize.
+actions (wire forms and legal actions), rules (state machine), view, determinize.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.absolute import actions, determinize, rules, sampling, view
+from games.absolute import actions, determinize, rules, view
 from games.absolute.cards import NUMBER, RANK
 from games.base import (
     Action,
@@ -47,7 +46,6 @@ class AbsoluteEngine(Engine):
     # The rules' own functions serve the hottest calls: a call less for each.
     to_act = staticmethod(rules.to_act)
     legal_actions = staticmethod(actions.legal_actions)
-    random_action = staticmethod(sampling.random_action)
     outcome = staticmethod(rules.outcome)
 
     def apply(self, state: State, seat: Seat, action: Action) -> State:

@@ -22,9 +22,8 @@ choice of cards (see ``DISCARDS``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from games.absolute.cards import (
     ALL_CARDS,
@@ -38,6 +37,7 @@ from games.absolute.cards import (
     is_card,
     zero_range,
 )
+from games.absolute.groups import zero_card
 from games.base import Action, MalformedAction, Seat, State
 
 DRAW_SOURCES = ("deck", "discard")
@@ -174,149 +174,66 @@ ALONE: dict[Card, Part] = {card: [card] for card in ALL_CARDS}
 """Each card as the part a swap takes or gives on its own."""
 
 
-Places = tuple[tuple[int, int], ...]
-
-
-@cache
-def part_order(size: int) -> Places:
-    """The 1- and 2-card parts of ``size`` cards in the order swaps list them, each card then
-    each pair of it and a later card, as the places of their (first, second) cards. A single
-    card's second place is ``size``: where a 0 goes after the values, so that a part's sum is
-    ``values[first] + values[second]``."""
-    return tuple(
-        (first, second) for first in range(size) for second in (size, *range(first + 1, size))
-    )
-
-
-@cache
-def take_leasts(size: int) -> tuple[int, ...]:
-    """The fewest cards to give for each take (in ``part_order``) of a set of ``size`` cards,
-    which must keep at least ``MIN_SET_SIZE``."""
-    spare = size - MIN_SET_SIZE  # cards the set can lose without getting any back
-    return tuple(1 - spare if second == size else 2 - spare for _, second in part_order(size))
-
-
-@cache
-def _holding(size: int, place: int) -> tuple[int, ...]:
-    """The places in ``part_order`` of the parts of ``size`` cards that hold card ``place``."""
-    return tuple(index for index, pair in enumerate(part_order(size)) if place in pair)
-
-
-def _sums(values: list[int]) -> list[int]:
-    """The sum of each part (in ``part_order``) of cards with ``values`` (a list it is given
-    to keep: it appends the 0 of the single cards' second place)."""
-    places = part_order(len(values))
-    values.append(0)
-    return [values[first] + values[second] for first, second in places]
-
-
-def take_needs(values: tuple[int, ...], zero_value: int | None) -> list[int]:
-    """What the cards given for each take (in ``part_order``) of a set whose cards have
-    ``values`` (a zero card's is 0) must stand for.
+@lru_cache(maxsize=128)
+def _takes(
+    cards: tuple[Card, ...], zero_value: int | None
+) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
+    """The 1- or 2-card parts a swap may take from a set (every take, the takes for which a
+    zero card may be given), in the order of the set's cards: each card, then each pair of it
+    and a later card (a set holds at most one zero, so no pair holds two). Cached, as most
+    sets stay on the table for many turns. The sets of one round are all it needs to hold: a
+    bigger cache kept thousands of tuples and lists alive for every garbage collection to
+    scan, which cost more than it saved.
 
     While the set's zero stays, its value is frozen, so the sums must match and no zero may
     come in; when it goes, what comes in must stand for its value plus the rest taken. So a
     take needs the sum of what its cards stand for, the zero for its value.
     """
-    return _sums([value or zero_value or 0 for value in values])
-
-
-def zero_takes(values: tuple[int, ...], zero_value: int | None) -> tuple[int, ...] | None:
-    """The takes (places in ``part_order``) for which a zero card may be given: those that take
-    the set's zero (a set holds at most one), or ``None``, meaning all, for a set without."""
-    return None if zero_value is None else _holding(len(values), values.index(0))
-
-
-def part_at(cards: Sequence[Card], first: int, second: int) -> Part:
-    """The part at places ``first`` and ``second`` (see ``part_order``) of ``cards``."""
-    return ALONE[cards[first]] if second == len(cards) else [cards[first], cards[second]]
-
-
-@lru_cache(maxsize=128)
-def part_takes(
-    cards: tuple[Card, ...], zero_value: int | None
-) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
-    """The 1- or 2-card parts a swap may take from a set, in ``part_order``: every take, then
-    the takes for which a zero card may be given. Cached, as most sets stay on the table for
-    many turns. The sets of one round are all it needs to hold: a bigger cache kept thousands
-    of tuples and lists alive for every garbage collection to scan, which cost more than it
-    saved."""
-    values = tuple(map(VALUE.__getitem__, cards))
-    size = len(cards)
-    takes = tuple(
-        [
-            (need, ALONE[cards[first]] if second == size else [cards[first], cards[second]], least)
-            for need, (first, second), least in zip(
-                take_needs(values, zero_value), part_order(size), take_leasts(size), strict=True
-            )
-        ]
-    )
-    with_zero = zero_takes(values, zero_value)
-    return takes, takes if with_zero is None else tuple(map(takes.__getitem__, with_zero))
-
-
-GivePlaces = tuple[Places, Sequence[int], Sequence[int], Sequence[bool]]
-"""The parts of a hand a swap may give: (their places, see ``part_order``; the lowest and
-the highest need each can meet; whether each holds a zero). A zero-free part meets one need,
-its sum; a given zero stands for the need less the rest of its part, which must lie in its
-range."""
-
-
-def give_places(hand: list[Card]) -> GivePlaces:
-    """The parts of the hand a swap may give, in ``part_order`` less those with two zeros (no
-    set may hold two zeros). Without a zero in hand, from the sums alone."""
-    sums = _sums(list(map(VALUE.__getitem__, hand)))
-    places = part_order(len(hand))
-    if ZEROS.isdisjoint(hand):
-        return places, sums, sums, (False,) * len(sums)
-    cards = [*hand, ""]  # "" for the second card of a part of one
-    kept = []
-    for (first, second), rest in zip(places, sums, strict=True):
-        zeros = ZEROS.intersection((cards[first], cards[second]))
-        if len(zeros) < 2:
-            low, high = zero_range(*zeros) if zeros else (0, 0)
-            kept.append(((first, second), rest + low, rest + high, bool(zeros)))
-    kept_places, lows, highs, with_zero = zip(*kept, strict=True)
-    return kept_places, lows, highs, with_zero
+    spare = len(cards) - MIN_SET_SIZE  # cards the set can lose without getting any back
+    one, two = 1 - spare, 2 - spare
+    stood = [(card, VALUE[card] if card not in ZEROS else zero_value or 0) for card in cards]
+    every: list[Take] = []
+    append = every.append
+    for index, (first, value) in enumerate(stood):
+        append((value, ALONE[first], one))
+        for second, other in stood[index + 1 :]:
+            append((value + other, [first, second], two))
+    takes = tuple(every)
+    if zero_value is None:
+        return takes, takes
+    zero = zero_card(cards)
+    return takes, tuple([take for take in takes if zero in take[1]])
 
 
 def _gives(hand: list[Card]) -> tuple[Gives, Gives]:
     """The parts of the hand a swap may give: (the zero-free parts by their sum, the parts
-    with a zero by every need they can meet). ``give_places``' parts, with their cards."""
+    with a zero by every need they can meet). A given zero stands for the need less the rest
+    of its part, which must lie in its range. Parts with two zeros are left out: no set may
+    hold two zeros."""
     exact: Gives = {}
     wild: Gives = {}
-    size = len(hand)
-    if ZEROS.isdisjoint(hand):  # give_places' first case, inline in the listing's hot loop
-        values = [VALUE[card] for card in hand]
-        values.append(0)
-        for first, second in part_order(size):
-            need = values[first] + values[second]
-            part = ALONE[hand[first]] if second == size else [hand[first], hand[second]]
-            if need in exact:
-                exact[need].append(part)
+    for index, first in enumerate(hand):
+        later = hand[index + 1 :]
+        if first in ZEROS:
+            _add_wild(wild, ALONE[first], first, 0)
+            for second in later:
+                if second not in ZEROS:
+                    _add_wild(wild, [first, second], first, VALUE[second])
+            continue
+        value = VALUE[first]
+        exact.setdefault(value, []).append(ALONE[first])
+        for second in later:
+            if second in ZEROS:
+                _add_wild(wild, [first, second], second, value)
             else:
-                exact[need] = [part]
-        return exact, wild
-    for (first, second), low, high, has_zero in zip(*give_places(hand), strict=True):
-        part = part_at(hand, first, second)
-        if has_zero:
-            for need in range(low, high + 1):
-                wild.setdefault(need, []).append(part)
-        else:
-            exact.setdefault(low, []).append(part)
+                exact.setdefault(value + VALUE[second], []).append([first, second])
     return exact, wild
 
 
-Passes = tuple[tuple[Gives, int], ...]
-"""The hand's gives a swap pairs with a set's takes, pass by pass: (the zero-free gives,
-every take), then, with a zero in hand, (the gives holding a zero, the takes that let one
-in). The number is the index of those takes in what ``part_takes`` gives."""
-
-
-def open_sets(state: State) -> list[dict[str, Any]]:
-    """The sets a swap may change, in table order: all but those of players gone out."""
-    went_out = state["went_out"]
-    return [table_set for table_set in state["sets"] if not went_out[table_set["owner"]]]
+def _add_wild(wild: Gives, part: Part, zero: Card, rest: int) -> None:
+    low, high = zero_range(zero)
+    for need in range(rest + low, rest + high + 1):
+        wild.setdefault(need, []).append(part)
 
 
 def swap_actions(state: State, seat: Seat) -> list[Action]:
@@ -328,8 +245,13 @@ def swap_actions(state: State, seat: Seat) -> list[Action]:
     one comprehension pairs them.
     """
     exact, wild = _gives(state["hands"][seat])
-    sets = [(s["id"], part_takes(tuple(s["cards"]), s["zero"])) for s in open_sets(state)]
-    passes: Passes = ((exact, 0), (wild, 1)) if wild else ((exact, 0),)
+    went_out = state["went_out"]
+    sets = [
+        (table_set["id"], _takes(tuple(table_set["cards"]), table_set["zero"]))
+        for table_set in state["sets"]
+        if not went_out[table_set["owner"]]
+    ]
+    passes = ((exact, 0), (wild, 1)) if wild else ((exact, 0),)
     return [
         {"type": "swap", "set": set_id, "give": give, "take": take}
         for set_id, takes in sets
@@ -412,63 +334,27 @@ def _playable_masks(hand: list[Card]) -> tuple[list[int], list[int]]:
     return balanced, sorted(balanced + wild)
 
 
-@cache
-def _small(size: int) -> frozenset[int]:
-    """The masks (see ``_subsets``) of fewer than ``MIN_SET_SIZE`` of ``size`` cards."""
-    return frozenset(mask for mask in range(1 << size) if mask.bit_count() < MIN_SET_SIZE)
+def play_actions(state: State, seat: Seat) -> list[Action]:
+    """Every new set laid from the hand, then every addition of hand cards to one own set.
 
-
-class Plays(NamedTuple):
-    """The plays of a hand, from bit masks of its cards (see ``_subsets``), ascending: the
-    parts that fit any set (``balanced``), those that fit a set without a zero (``fitting``),
-    and the own sets. Each new set (a fitting part of 3 cards or more), then for each own
-    set in table order each part that may be added to it."""
-
-    hand: list[Card]
-    balanced: list[int]
-    fitting: list[int]
-    own: list[dict[str, Any]]
-
-    def new(self) -> list[int]:
-        small = _small(len(self.hand))
-        return [mask for mask in self.fitting if mask not in small]
-
-    def new_count(self) -> int:
-        return len(self.fitting) - len(_small(len(self.hand)).intersection(self.fitting))
-
-    def additions(self) -> list[tuple[list[Card], list[int]]]:
-        return [
-            (table_set["cards"], self.balanced if table_set["zero"] is not None else self.fitting)
-            for table_set in self.own
-        ]
-
-    def action(self, mask: int, cards: list[Card] | None = None) -> Action:
-        """The play of the hand cards of ``mask``, as a new set or added to ``cards``."""
-        hand = self.hand
-        group = [hand[i] for i in _subsets(len(hand))[mask]]
-        if cards is not None:
-            group = cards + group
-            group.sort(key=RANK.__getitem__)
-        return {"type": "play", "groups": [group]}
-
-
-def plays(state: State, seat: Seat) -> Plays | None:
-    """``None`` where no part of the hand fits a set. At least one card must stay in the hand
-    (spec 5.3), so the whole hand is never played."""
+    At least one card must stay in the hand (spec 5.3), so the whole hand is never played.
+    """
     hand: list[Card] = state["hands"][seat]
-    if len(hand) < 2:
-        return None
     balanced, fitting = _playable_masks(hand)
     if not fitting:
-        return None
-    return Plays(hand, balanced, fitting, [s for s in state["sets"] if s["owner"] == seat])
-
-
-def play_actions(state: State, seat: Seat) -> list[Action]:
-    """Every new set laid from the hand, then every addition of hand cards to one own set."""
-    found = plays(state, seat)
-    if found is None:
         return []
-    actions = [found.action(mask) for mask in found.new()]
-    actions += [found.action(mask, cards) for cards, masks in found.additions() for mask in masks]
+    subsets = _subsets(len(hand))
+    actions: list[Action] = [
+        {"type": "play", "groups": [[hand[i] for i in subsets[mask]]]}
+        for mask in fitting
+        if len(subsets[mask]) >= MIN_SET_SIZE
+    ]
+    for table_set in state["sets"]:
+        if table_set["owner"] != seat:
+            continue
+        cards = table_set["cards"]
+        for mask in balanced if table_set["zero"] is not None else fitting:
+            group = cards + [hand[i] for i in subsets[mask]]
+            group.sort(key=RANK.__getitem__)
+            actions.append({"type": "play", "groups": [group]})
     return actions

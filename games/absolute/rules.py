@@ -263,13 +263,12 @@ def _swap(state: State, seat: Seat, action: Action) -> State:
     set_id, give, take = parse_swap(action)
     _need_play_phase(state)
     turn = state["turn"]
-    if turn["swapped"] or turn["played"]:  # one test on the way of every legal swap
-        require(not turn["swapped"], "already_swapped", "You may swap only once per turn.")
-        require(
-            not turn["played"],
-            "swap_after_play",
-            "Swaps come before playing: you have already played cards this turn.",
-        )
+    require(not turn["swapped"], "already_swapped", "You may swap only once per turn.")
+    require(
+        not turn["played"],
+        "swap_after_play",
+        "Swaps come before playing: you have already played cards this turn.",
+    )
     target = set_by_id(state, set_id)
     if target is None:
         raise IllegalAction("no_such_set", f"There is no set {set_id} on the table.")
@@ -277,12 +276,12 @@ def _swap(state: State, seat: Seat, action: Action) -> State:
         raise IllegalAction("locked", f"Set {set_id} is locked: its owner has gone out this round.")
     hand: list[Card] = state["hands"][seat]
     _require_distinct(give + take)
-    if not all(map(hand.__contains__, give)):
-        missing = [card for card in give if card not in hand]
+    missing = [card for card in give if card not in hand]
+    if missing:
         raise IllegalAction("not_in_hand", f"You do not hold {names(missing)}.")
     cards: list[Card] = target["cards"]
-    if not all(map(cards.__contains__, take)):
-        absent = [card for card in take if card not in cards]
+    absent = [card for card in take if card not in cards]
+    if absent:
         raise IllegalAction("not_in_set", f"Set {set_id} does not hold {names(absent)}.")
     result = sort_cards([card for card in cards if card not in take] + give)
     if len(result) < MIN_SET_SIZE:
@@ -314,8 +313,10 @@ def _swap(state: State, seat: Seat, action: Action) -> State:
     new["hands"] = _with_hand(
         state, seat, sort_cards([card for card in hand if card not in give] + take)
     )
-    sets = new["sets"] = list(state["sets"])
-    sets[sets.index(target)] = {**target, "cards": result, "zero": zero_value}
+    new["sets"] = [
+        {**s, "cards": result, "zero": zero_value} if s["id"] == set_id else s
+        for s in state["sets"]
+    ]
     new["turn"] = {**turn, "swapped": True}
     return new
 
@@ -429,8 +430,7 @@ def _discard(state: State, seat: Seat, action: Action) -> State:
     if card not in hand:
         raise IllegalAction("not_in_hand", f"You do not hold {card_name(card)}.")
     new = dict(state)
-    at = hand.index(card)
-    new_hand = hand[:at] + hand[at + 1 :]
+    new_hand = [other for other in hand if other != card]
     new["hands"] = _with_hand(state, seat, new_hand)
     new["discard"] = [*state["discard"], card]
     if len(new_hand) > HAND_LIMIT:

@@ -17,7 +17,6 @@ from games import IllegalAction, InvalidOptions, MalformedAction
 from games.absolute import ENGINE
 from games.absolute.cards import ALL_CARDS, VALUE, ZEROS, sort_cards, zero_can_be
 from games.absolute.groups import check_group
-from games.absolute.sampling import PlayTurn, Uncountable
 from games.absolute.scoring import hand_penalty, score_set
 from games.base import Action, State
 from tests.games.playout import Trace, random_playout
@@ -1015,116 +1014,6 @@ def check_zero_rule(before: State, after: State, seat: int) -> None:
         new = set_with(after, zero)
         if set(new["cards"]) & (set(old["cards"]) - {zero}):
             assert new["zero"] == old["zero"]
-
-
-# -- random_action: a legal action drawn without listing them (games/absolute/sampling.py) ---------
-
-
-def sampled_states() -> list[tuple[State, int]]:
-    """Every other state of seeded random playouts at 2 to 6 players and every state of the
-    rare discard phase (each of these seeds reaches it once), with the seat to act."""
-    found = []
-    for players, seed in ((2, 629), (3, 606), (4, 611), (5, 623), (6, 607)):
-        trace = random_playout(ENGINE, players, seed, {"turn_limit": 15})
-        found += [
-            (state, state["turn"]["seat"])
-            for number, state in enumerate(trace.states[:-1])
-            if number % 2 == 0 or state["phase"] == "discard"
-        ]
-    return found
-
-
-@pytest.fixture(scope="module")
-def samples() -> list[tuple[State, int]]:
-    return sampled_states()
-
-
-def sample_kinds(state: State, seat: int, legal: list[Action]) -> set[str]:
-    """What a state shows of the cases random_action counts apart."""
-    kinds = {state["phase"]}
-    if state["phase"] == "play":
-        kinds.add("swaps" if any(a["type"] == "swap" for a in legal) else "no swaps")
-    if not ZEROS.isdisjoint(state["hands"][seat]):
-        kinds.add(f"zero in hand, {state['phase']}")
-    sizes = {s["id"]: len(s["cards"]) for s in state["sets"]}
-    for action in legal:
-        if action["type"] == "swap":
-            if not ZEROS.isdisjoint(action["give"]):
-                kinds.add("a zero given")
-            if not ZEROS.isdisjoint(action["take"]):
-                kinds.add("a zero taken")
-            if sizes[action["set"]] == 3 and len(action["take"]) == 2:
-                kinds.add("a pair from a set of 3")
-        if action["type"] == "play":
-            added = len(action["groups"][0]) > len(
-                set(action["groups"][0]) & set(state["hands"][seat])
-            )
-            kinds.add("an addition" if added else "a new set")
-    return kinds
-
-
-def test_random_action_draws_as_a_choice_of_the_legal_actions(
-    samples: list[tuple[State, int]],
-) -> None:
-    """The same action for the same generator, left in the same state, in every phase."""
-    seen: set[str] = set()
-    for state, seat in samples:
-        legal = ENGINE.legal_actions(state, seat)
-        seen |= sample_kinds(state, seat, legal)
-        for k in range(4):
-            mine, reference = random.Random(k), random.Random(k)
-            assert ENGINE.random_action(state, seat, mine) == reference.choice(legal)
-            assert mine.getstate() == reference.getstate()
-    assert seen >= {
-        "draw",
-        "discard",
-        "swaps",
-        "no swaps",
-        "zero in hand, play",
-        "a zero given",
-        "a zero taken",
-        "a pair from a set of 3",
-        "a new set",
-        "an addition",
-    }
-
-
-def test_every_index_builds_the_listed_action(samples: list[tuple[State, int]]) -> None:
-    """A play phase's actions counted, and each built from its index as legal_actions lists
-    it: the first, the last and both sides of every boundary (hold, discards, each set's
-    swaps by pass and take, new sets, each own set's additions) among them."""
-    checked = 0
-    for state, seat in samples:
-        if state["phase"] != "play":
-            continue
-        legal = ENGINE.legal_actions(state, seat)
-        turn = PlayTurn(state, seat)
-        assert turn.count == len(legal)
-        for index, action in enumerate(legal):
-            assert turn.action(index) == action, index
-        checked += len(legal)
-    assert checked > 10_000
-
-
-def test_random_action_lists_where_a_byte_cannot_count() -> None:
-    """A set of 24 cards has 300 takes: more than a byte counts, so the actions are listed."""
-    big = " ".join(f"{sign}{n}S" for n in range(1, 11) for sign in "+-") + " -1C +1C -2C +2C"
-    state = make_state(["-3D +3T +5C", "-5D"], [(1, big)])
-    with pytest.raises(Uncountable):
-        PlayTurn(state, 0)
-    legal = ENGINE.legal_actions(state, 0)
-    assert any(a["type"] == "swap" and a["set"] == 1 for a in legal)
-    for k in range(20):
-        mine, reference = random.Random(k), random.Random(k)
-        assert ENGINE.random_action(state, 0, mine) == reference.choice(legal)
-        assert mine.getstate() == reference.getstate()
-
-
-@pytest.mark.parametrize("players", range(2, 7))
-def test_playouts_by_random_action_are_the_seeded_random_playouts(players: int) -> None:
-    for seed in (700, 701):
-        fast = random_playout(ENGINE, players, seed, by_random_action=True)
-        assert fast.actions == random_playout(ENGINE, players, seed).actions
 
 
 # -- golden playthrough ----------------------------------------------------------------------------
