@@ -197,13 +197,6 @@ class Engine:
         """The action a turn timer takes for a seat that did not answer."""
         return self.legal_actions(state, seat)[0]
 
-    def random_action(self, state: State, seat: Seat, rng: random.Random) -> Action:
-        """A uniformly random legal action: exactly ``rng.choice(self.legal_actions(state,
-        seat))``, drawing the same numbers from ``rng``, so playouts and bots that use it
-        play the same games seed for seed. Engines whose turns list many actions override it
-        with a faster way to the same result (IndexError too where nothing is legal)."""
-        return rng.choice(self.legal_actions(state, seat))
-
 
 # -- helpers shared by engines ----------------------------------------------------------
 

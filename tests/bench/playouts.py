@@ -5,10 +5,7 @@
 
 A random playout is ``setup(players, seed, default options)``, then a uniformly random seat
 of ``to_act`` plays a uniformly random action of ``legal_actions`` until ``outcome`` is not
-None. The action is ``engine.random_action``: ``rng.choice(legal_actions)`` drawing the same
-numbers, which an engine may find without listing every action; so the playouts are the same
-seed for seed. Playout ``i`` of a run uses seed ``i``, so runs of the same engine are
-comparable.
+None. Playout ``i`` of a run uses seed ``i``, so runs of the same engine are comparable.
 Each run starts playouts for ``--seconds`` (the last one is finished) and reports completed
 playouts over the time they took. With ``--repeat`` the best run is printed, which is what a
 shared machine allows to compare. Target: at least 2,000 playouts a minute on one core.
@@ -39,7 +36,7 @@ def playout(engine: Engine, players: int, seed: int) -> int:
         if engine.outcome(state) is not None:
             return step
         seat = rng.choice(sorted(engine.to_act(state)))
-        action = engine.random_action(state, seat, rng)
+        action = rng.choice(engine.legal_actions(state, seat))
         state = engine.apply(state, seat, action)
     raise RuntimeError(f"{engine.info.id}: no end after {MAX_STEPS} actions (seed {seed})")
 

@@ -24,16 +24,9 @@ def player_counts(engine: Engine) -> list[int]:
 
 
 def random_playout(
-    engine: Engine,
-    players: int,
-    seed: int,
-    options: dict[str, Any] | None = None,
-    *,
-    by_random_action: bool = False,
+    engine: Engine, players: int, seed: int, options: dict[str, Any] | None = None
 ) -> Trace:
-    """Play uniformly random legal actions until the match ends (or fail loudly): each one
-    ``rng.choice(legal_actions)``, or with ``by_random_action`` the engine's
-    ``random_action``, which must play the same match."""
+    """Play uniformly random legal actions until the match ends (or fail loudly)."""
     options = engine.check_options(options, players)
     rng = random.Random(seed)
     state = engine.setup(players, seed, options)
@@ -45,7 +38,7 @@ def random_playout(
         seat = rng.choice(acting)
         legal = engine.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
-        action = engine.random_action(state, seat, rng) if by_random_action else rng.choice(legal)
+        action = rng.choice(legal)
         state = engine.apply(state, seat, action)
         trace.actions.append((seat, action))
         trace.states.append(state)

@@ -103,33 +103,6 @@ def test_out_of_turn_and_garbage_are_refused(engine: Engine) -> None:
         engine.apply(final, 0, {"type": "anything"})
 
 
-def test_random_action_draws_as_a_choice_of_the_legal_actions(engine: Engine) -> None:
-    """``random_action`` is ``rng.choice(legal_actions)``: the same action, the same numbers
-    drawn (an IndexError, drawing none, for a seat with nothing to do)."""
-    for players in player_counts(engine):
-        trace = random_playout(engine, players, 400 + players)
-        for state in trace.states[:: max(1, len(trace.states) // 25)]:
-            for seat in range(engine.players(state)):
-                legal = engine.legal_actions(state, seat)
-                for k in range(3):
-                    mine, reference = random.Random(k), random.Random(k)
-                    if legal:
-                        assert engine.random_action(state, seat, mine) == reference.choice(legal)
-                    else:
-                        with pytest.raises(IndexError):
-                            engine.random_action(state, seat, mine)
-                    assert mine.getstate() == reference.getstate()
-
-
-def test_playouts_by_random_action_are_the_seeded_random_playouts(engine: Engine) -> None:
-    for players in player_counts(engine):
-        for seed in range(2):
-            fast = random_playout(engine, players, 450 + seed, by_random_action=True)
-            reference = random_playout(engine, players, 450 + seed)
-            assert fast.actions == reference.actions
-            assert fast.states[-1] == reference.states[-1]
-
-
 def _viewers(engine: Engine, state: State) -> list[int | None]:
     return [None, *range(engine.players(state))]
 
