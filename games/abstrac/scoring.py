@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import Any
 
-from games.abstrac.cards import DECK, RANKS, Card
+from games.abstrac.cards import DECK, RANKS, SUITS, Card
 
 #: Points of a set (same rank) by its size.
 SET_POINTS: dict[int, int] = {3: 2, 4: 8}
@@ -39,42 +38,64 @@ def combo(cards: Iterable[Card]) -> int:
 
 # A collection as a bit mask over the pack in DECK order (suit by suit, high to low): every
 # view and bot evaluation groups both collections, and from the cards themselves that took
-# most of a view's time.
+# most of a view's time. The groups of a mask are looked up, a rank or a suit at a time, in
+# tables made once: a set is 3 or 4 bits one suit block apart, a sequence a run of 3 or more
+# bits inside one block.
 _BIT: dict[Card, int] = {card: 1 << index for index, card in enumerate(DECK)}
-_Groups = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]
+_BLOCK = len(RANKS)  # bits per suit
+_SUIT_BITS = (1 << _BLOCK) - 1
+_RANK_BITS = sum(1 << (suit * _BLOCK) for suit in range(len(SUITS)))  # a rank's bits, at rank 0
+_Group = tuple[Card, ...]
+_Groups = tuple[tuple[_Group, ...], tuple[_Group, ...]]
 
 
 def _mask(cards: Iterable[Card]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= _BIT[card]
-    return mask
+    return sum(map(_BIT.__getitem__, cards))  # the bits are distinct: the sum is their union
 
 
-@lru_cache(maxsize=1024)
-def _groups_of(mask: int) -> _Groups:
-    """(sets, sequences) of the cards in ``mask``. Cached: the collections of the matches
-    under way change by a card a move, and a bot groups the same few again and again. A
-    thousand entries (under 1 MB) keep both collections of 500 live rooms."""
-    ranks = len(RANKS)
-    sets = []
-    for rank in range(ranks):
-        cards = tuple(DECK[at] for at in range(rank, len(DECK), ranks) if mask >> at & 1)
-        if len(cards) >= 3:
-            sets.append(cards)
-    sequences = []
-    for first in range(0, len(DECK), ranks):
+def _set_table(rank: int) -> dict[int, _Group]:
+    """The set of ``rank`` by the rank's bits of a mask (shifted down to rank 0)."""
+    table = {}
+    for bits in range(1 << len(SUITS)):
+        suits = [suit for suit in range(len(SUITS)) if bits >> suit & 1]
+        if len(suits) >= 3:
+            at = [suit * _BLOCK for suit in suits]
+            table[sum(1 << place for place in at)] = tuple(DECK[place + rank] for place in at)
+    return table
+
+
+def _run_table(suit: int) -> tuple[tuple[_Group, ...], ...]:
+    """The sequences of ``suit`` by the suit's block of a mask (shifted down to bit 0)."""
+    table = []
+    for bits in range(1 << _BLOCK):
+        runs: list[_Group] = []
         run: list[Card] = []
-        for at in range(first, first + ranks):
-            if mask >> at & 1:
-                run.append(DECK[at])
+        for rank in range(_BLOCK + 1):  # one past the end closes the last run
+            if rank < _BLOCK and bits >> rank & 1:
+                run.append(DECK[suit * _BLOCK + rank])
                 continue
             if len(run) >= 3:
-                sequences.append(tuple(run))
+                runs.append(tuple(run))
             run = []
-        if len(run) >= 3:
-            sequences.append(tuple(run))
-    return tuple(sets), tuple(sequences)
+        table.append(tuple(runs))
+    return tuple(table)
+
+
+_SETS = tuple(_set_table(rank) for rank in range(_BLOCK))
+_RUNS = tuple(_run_table(suit) for suit in range(len(SUITS)))
+
+
+def _groups_of(mask: int) -> _Groups:
+    """(sets, sequences) of the cards in ``mask``."""
+    sets = tuple(
+        found for rank, table in enumerate(_SETS) if (found := table.get(mask >> rank & _RANK_BITS))
+    )
+    sequences = tuple(
+        run
+        for suit, table in enumerate(_RUNS)
+        for run in table[mask >> (suit * _BLOCK) & _SUIT_BITS]
+    )
+    return sets, sequences
 
 
 def deal_scores(combos: Sequence[int], taken: Sequence[int]) -> tuple[list[int], bool]:
