@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from app.rooms.errors import RoomError
@@ -46,7 +46,7 @@ class TableSettings:
             raise invalid("on_absent must be 'bot' or 'forfeit'")
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(vars(self))  # flat: asdict's deep copy was 1% of a busy server's CPU
 
 
 def invalid(message: str) -> RoomError:
