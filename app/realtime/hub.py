@@ -178,16 +178,20 @@ class Hub:
         for connection in members:
             connection.send(frame)
 
-    def state_changed(self, room_id: str) -> None:
+    def state_changed(self, room_id: str, first: Seat | None = None) -> None:
+        """Send every local viewer its new state; the sockets of seat ``first`` (the mover,
+        whose new state acknowledges its move) before the others."""
         members = self._rooms.get(room_id)
         runtime = self.manager.loaded(room_id) if self.manager else None
         if not members or runtime is None:
             return
+        viewers = [(runtime.seat_of(connection.player.id), connection) for connection in members]
+        if first is not None:
+            viewers.sort(key=lambda viewer: viewer[0] != first)  # stable: False sorts first
         # Built once per viewer and move, and not kept: a live room would hold a frame per
         # seat between its moves.
         frames: dict[Seat | None, str | None] = {}
-        for connection in members:
-            seat = runtime.seat_of(connection.player.id)
+        for seat, connection in viewers:
             if seat not in frames:
                 frames[seat] = runtime.state_frame(seat)
             frame = frames[seat]

@@ -365,7 +365,7 @@ class RoomManager:
             runtime.advance(seat, action, new_state, commit.at)
             if outcome is not None:
                 runtime.room.status = "finished"
-        self.audience.state_changed(runtime.room.id)
+        self.audience.state_changed(runtime.room.id, first=seat)
         if outcome is not None:
             self.audience.room_changed(runtime.room.id)
         await self.broker.publish(
