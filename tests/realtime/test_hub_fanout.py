@@ -4,7 +4,9 @@ new state is its move's acknowledgement), whatever order the sockets joined in."
 from __future__ import annotations
 
 import itertools
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 
@@ -37,13 +39,15 @@ def playing_room() -> RoomRuntime:
     return runtime
 
 
-def fan_out(order: tuple[PlayerRecord, ...], first: int | None) -> list[tuple[str, dict]]:
+def fan_out(order: tuple[PlayerRecord, ...], first: int | None) -> list[tuple[str, Any]]:
     """(who, message) of every frame written, in the order written."""
-    written: list[tuple[str, dict]] = []
+    written: list[tuple[str, Any]] = []
 
-    def socket(name: str):  # type: ignore[no-untyped-def]
-        async def send(message: dict[str, object]) -> None:
-            written.append((name, orjson.loads(message["text"])))  # type: ignore[arg-type]
+    def socket(name: str) -> Callable[[dict[str, Any]], Awaitable[None]]:
+        """uvicorn's ASGI send for one viewer."""
+
+        async def send(message: dict[str, Any]) -> None:
+            written.append((name, orjson.loads(message["text"])))
 
         return send
 
