@@ -14,7 +14,7 @@ from app.db.players import PlayerDirectory
 from app.db.startlog import StartLog
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
-from app.rooms.manager import RoomManager
+from app.rooms.manager import RoomLimits, RoomManager
 from app.rooms.ports import Broker
 from app.settings import Settings
 
@@ -30,6 +30,7 @@ class Services:
     manager: RoomManager
     players: PlayerDirectory
     resuming: asyncio.Task[None] | None = None
+    sweeping: asyncio.Task[None] | None = None
 
     @classmethod
     async def start(cls, settings: Settings) -> Services:
@@ -54,16 +55,24 @@ class Services:
             snapshot_every=settings.snapshot_every,
             bot_think=settings.bot_think_ms / 1000,
             starts=starts,
+            limits=RoomLimits(
+                open_rooms=settings.max_open_rooms,
+                bot_matches=settings.max_bot_matches,
+                idle_seconds=settings.room_idle_seconds,
+            ),
         )
         hub.manager = manager
         await broker.start(manager.on_event)
         services = cls(settings, db, starts, movelog, broker, hub, manager, PlayerDirectory(db))
-        services.resuming = asyncio.get_running_loop().create_task(manager.resume())
+        loop = asyncio.get_running_loop()
+        services.resuming = loop.create_task(manager.resume())
+        services.sweeping = loop.create_task(manager.sweep(), name="evict idle rooms")
         return services
 
     async def stop(self) -> None:
-        if self.resuming is not None:
-            self.resuming.cancel()
+        for task in (self.resuming, self.sweeping):
+            if task is not None:
+                task.cancel()
         await self.manager.close()
         await self.broker.stop()
         await self.movelog.stop()

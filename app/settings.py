@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     max_frame_bytes: int = 16 * 1024
     messages_per_second: float = 20.0
     message_burst: int = 40
+    # what one player may hold at once (429 past it), and when an unused room leaves memory
+    max_open_rooms: int = Field(10, ge=1)
+    max_bot_matches: int = Field(2, ge=0)
+    room_idle_seconds: float = Field(300.0, gt=0)
     host: str = "127.0.0.1"
     port: int = 8000
 

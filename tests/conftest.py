@@ -39,6 +39,9 @@ def server(database_url: str, server_log_dir: Path) -> Iterator[ServerProcess]:
             # scripted clients move far faster than people; the flood test floods harder
             "CARDROOM_MESSAGES_PER_SECOND": str(FLOOD_RATE),
             "CARDROOM_MESSAGE_BURST": str(FLOOD_RATE // 20),
+            # the suite's players open many rooms each; tests/api/test_limits.py tests the caps
+            "CARDROOM_MAX_OPEN_ROOMS": "100000",
+            "CARDROOM_MAX_BOT_MATCHES": "100000",
         },
         log_path=server_log_dir / "server.log",
     )

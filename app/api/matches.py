@@ -21,6 +21,7 @@ from app.api.errors import ApiError
 from app.db.clock import iso
 from app.db.history import list_matches, match_summary
 from app.db.matches import MatchRecord, MoveRow, load_match, load_moves
+from app.rooms.lifecycle import with_termination
 from games import REGISTRY
 from games.base import Engine, State
 
@@ -185,7 +186,7 @@ async def replay_at(match_id: int, seq: int, services: ServicesDep) -> dict[str,
     seats = range(found.record.players)
     last = moves[seq - 1] if seq else None
     outcome = engine.outcome(state)
-    ended = outcome.to_json() if outcome is not None else None
+    ended = with_termination(outcome.to_json()) if outcome is not None else None
     if ended is None and seq == len(moves):
         ended = found.summary.get("outcome")  # ended without a final move: a forfeit
     return {

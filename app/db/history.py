@@ -35,6 +35,7 @@ from sqlalchemy.orm import aliased
 from app.db.clock import iso
 from app.db.models import Match, MatchSeat, Move, Player, PlayerGame
 from app.db.ratings import player_ratings, seat_changes
+from app.rooms.lifecycle import with_termination
 
 Result = Literal["win", "loss", "draw"]
 Status = Literal["playing", "finished"]
@@ -220,7 +221,7 @@ async def _summaries(conn: AsyncConnection, matches: list[Row[Any]]) -> list[dic
 
 def _summary(match: Row[Any], seats: list[dict[str, Any]], running_count: int) -> dict[str, Any]:
     finished = match.status == "finished"
-    outcome = match.outcome if finished else None
+    outcome = with_termination(match.outcome) if finished else None
     return {
         "id": match.id,
         "room_id": match.room_id,

@@ -143,13 +143,18 @@ class MatchEnd:
     outcome: dict[str, Any]
     at: datetime
     has_snapshot: bool = True  # False when no snapshot row can exist: skips its delete
+    rated: bool = True  # False for a match with no result (aborted): neither counted nor rated
 
 
 _NEW_MATCH = insert(Match).returning(Match.id)
 _NEW_SEAT = insert(MatchSeat)
 _CLAIM_ROOM = (
     update(Room)
-    .where(Room.id == bindparam("room"), Room.status == bindparam("from_status"))
+    .where(
+        Room.id == bindparam("room"),
+        Room.status == bindparam("from_status"),
+        Room.filled == Room.seat_count,
+    )
     .values(status="playing", match_id=bindparam("b_match"), updated_at=bindparam("now"))
     .returning(Room.id)
 )
@@ -196,6 +201,11 @@ async def moves_after(conn: AsyncConnection, match_id: int, after_seq: int) -> l
         .order_by(Move.seq)
     )
     return [MoveRow(r.seq, r.seat, r.action, r.at) for r in rows]
+
+
+async def load_move_count(db: AsyncEngine, match_id: int) -> int:
+    async with db.connect() as conn:
+        return await move_count(conn, match_id)
 
 
 async def move_count(conn: AsyncConnection, match_id: int) -> int:

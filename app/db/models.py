@@ -9,6 +9,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    CheckConstraint,
     DateTime,
     Double,
     ForeignKey,
@@ -46,10 +47,18 @@ class Room(Base):
     host_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # seats with a player or a bot (migration 0004): a playing room has them all
+    filled: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
-    __table_args__ = (Index("ix_rooms_status_created", "status", "created_at"),)
+    __table_args__ = (
+        Index("ix_rooms_status_created", "status", "created_at"),
+        Index("ix_rooms_host_status", "host_id", "status"),  # a host's open rooms (0004)
+        CheckConstraint(
+            "status <> 'playing' OR filled = seat_count", name="ck_rooms_full_when_playing"
+        ),
+    )
 
 
 class RoomSeat(Base):
@@ -59,6 +68,9 @@ class RoomSeat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(8), nullable=True)
+
+    # a player holds at most one seat of a room (migration 0004)
+    __table_args__ = (Index("ux_room_seats_room_player", "room_id", "player_id", unique=True),)
 
 
 class Match(Base):

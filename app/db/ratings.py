@@ -117,6 +117,9 @@ class RatingFailed(Exception):
 async def record_matches(conn: Writer, ends: Sequence[MatchEnd]) -> None:
     """Count and rate matches that have just finished (in that order), inside the caller's
     transaction: a few statements for all of them. Raises :class:`RatingFailed`."""
+    ends = [e for e in ends if e.rated]
+    if not ends:
+        return
     try:
         await _count_and_rate(conn, ends)
     except Exception as error:

@@ -1,17 +1,21 @@
-"""Rooms and their seats. Seat changes are conditional updates, so races lose cleanly."""
+"""Rooms and their seats. Seat changes lock the room's row and are conditional updates, backed
+by constraints (migration 0004), so races lose cleanly."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.clock import utcnow
 from app.db.models import ChatMessage, Player, Room, RoomSeat
 from app.db.players import PlayerRecord
+from app.rooms.lifecycle import RoomStatus
 
 
 @dataclass
@@ -31,7 +35,7 @@ class RoomRecord:
     game: str
     options: dict[str, Any]
     table: dict[str, Any]
-    status: str
+    status: RoomStatus
     host: PlayerRecord
     private: bool
     match_id: int | None
@@ -110,7 +114,7 @@ async def _load_rooms(conn: AsyncConnection, where: list[Any], limit: int = 1) -
             game=row.game,
             options=row.options,
             table=row.table or {},
-            status=row.status,
+            status=RoomStatus(row.status),
             host=PlayerRecord(row.host_id, row.host_name),
             private=row.private,
             match_id=row.match_id,
@@ -130,52 +134,106 @@ async def _load_rooms(conn: AsyncConnection, where: list[Any], limit: int = 1) -
     return list(records.values())
 
 
-def _empty_seat(room_id: str, seat: int) -> Any:
-    return and_(
-        RoomSeat.room_id == room_id,
-        RoomSeat.seat == seat,
-        RoomSeat.player_id.is_(None),
-        RoomSeat.bot.is_(None),
+class SeatChange(Enum):
+    """How a seat change went. The room's row is locked first, so the seat changes and starts
+    of one room run one after the other, whichever process makes them."""
+
+    DONE = "done"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    ROOM_PLAYING = "room_playing"
+
+
+async def claim_seat(db: AsyncEngine, room_id: str, seat: int, player_id: int) -> SeatChange:
+    try:
+        return await _change_seat(db, room_id, seat, {"player_id": player_id}, player_id)
+    except IntegrityError:  # ux_room_seats_room_player: a seat taken by another process
+        return SeatChange.ALREADY_SEATED
+
+
+async def put_bot(db: AsyncEngine, room_id: str, seat: int, level: str) -> SeatChange:
+    return await _change_seat(db, room_id, seat, {"bot": level})
+
+
+async def clear_seat(db: AsyncEngine, room_id: str, seat: int) -> SeatChange:
+    return await _change_seat(db, room_id, seat, {"player_id": None, "bot": None})
+
+
+async def _change_seat(
+    db: AsyncEngine,
+    room_id: str,
+    seat: int,
+    values: dict[str, Any],
+    claimant: int | None = None,
+) -> SeatChange:
+    """Fill an empty seat with ``values``, or clear a seat (``values`` all None), in a room
+    whose match is not running."""
+    filling = any(v is not None for v in values.values())
+    async with db.begin() as conn:
+        room = await conn.execute(
+            select(Room.id).where(Room.id == room_id, Room.status != "playing").with_for_update()
+        )
+        if room.first() is None:
+            return SeatChange.ROOM_PLAYING
+        if claimant is not None:
+            held = await conn.execute(
+                select(RoomSeat.seat).where(
+                    RoomSeat.room_id == room_id, RoomSeat.player_id == claimant
+                )
+            )
+            if held.first() is not None:
+                return SeatChange.ALREADY_SEATED
+        where = [RoomSeat.room_id == room_id, RoomSeat.seat == seat]
+        if filling:
+            where += [RoomSeat.player_id.is_(None), RoomSeat.bot.is_(None)]
+        result = await conn.execute(update(RoomSeat).where(*where).values(**values))
+        if result.rowcount != 1:
+            return SeatChange.SEAT_TAKEN
+        await conn.execute(
+            update(Room)
+            .where(Room.id == room_id)
+            .values(updated_at=utcnow(), filled=_filled_seats(room_id))
+        )
+    return SeatChange.DONE
+
+
+def _filled_seats(room_id: str) -> Any:
+    return (
+        select(func.count())
+        .select_from(RoomSeat)
+        .where(
+            RoomSeat.room_id == room_id,
+            or_(RoomSeat.player_id.is_not(None), RoomSeat.bot.is_not(None)),
+        )
+        .scalar_subquery()
     )
 
 
-async def claim_seat(db: AsyncEngine, room_id: str, seat: int, player_id: int) -> bool:
-    async with db.begin() as conn:
-        held = await conn.execute(
-            select(RoomSeat.seat).where(
-                RoomSeat.room_id == room_id, RoomSeat.player_id == player_id
-            )
+async def open_rooms_of(db: AsyncEngine, host_id: int) -> int:
+    """Rooms the player hosts that are waiting or playing."""
+    async with db.connect() as conn:
+        count = await conn.scalar(
+            select(func.count())
+            .select_from(Room)
+            .where(Room.host_id == host_id, Room.status.in_(("waiting", "playing")))
         )
-        if held.first() is not None:
-            return False
-        result = await conn.execute(
-            update(RoomSeat).where(_empty_seat(room_id, seat)).values(player_id=player_id)
+    return int(count or 0)
+
+
+async def bot_matches_of(db: AsyncEngine, host_id: int) -> int:
+    """Running matches in rooms the player hosts where no seat is a person's."""
+    person = (
+        select(RoomSeat.seat)
+        .where(RoomSeat.room_id == Room.id, RoomSeat.player_id.is_not(None))
+        .exists()
+    )
+    async with db.connect() as conn:
+        count = await conn.scalar(
+            select(func.count())
+            .select_from(Room)
+            .where(Room.host_id == host_id, Room.status == "playing", ~person)
         )
-        await _touch(conn, room_id)
-        return result.rowcount == 1
-
-
-async def put_bot(db: AsyncEngine, room_id: str, seat: int, level: str) -> bool:
-    async with db.begin() as conn:
-        result = await conn.execute(
-            update(RoomSeat).where(_empty_seat(room_id, seat)).values(bot=level)
-        )
-        await _touch(conn, room_id)
-        return result.rowcount == 1
-
-
-async def clear_seat(db: AsyncEngine, room_id: str, seat: int) -> None:
-    async with db.begin() as conn:
-        await conn.execute(
-            update(RoomSeat)
-            .where(RoomSeat.room_id == room_id, RoomSeat.seat == seat)
-            .values(player_id=None, bot=None)
-        )
-        await _touch(conn, room_id)
-
-
-async def _touch(conn: AsyncConnection, room_id: str) -> None:
-    await conn.execute(update(Room).where(Room.id == room_id).values(updated_at=utcnow()))
+    return int(count or 0)
 
 
 async def add_chat(db: AsyncEngine, room_id: str, player_id: int, text: str) -> datetime:

@@ -118,6 +118,7 @@ WITH wanted AS (
         match_id = nextval(pg_get_serial_sequence('matches', 'id'))
     FROM wanted
     WHERE rooms.id = wanted.room_id AND rooms.status = wanted.from_status AND rooms.id = ANY($1)
+        AND rooms.filled = rooms.seat_count
     RETURNING rooms.id AS room_id, rooms.match_id
 ), started AS (
     INSERT INTO matches (id, room_id, game, engine_version, options, seed, players, status,

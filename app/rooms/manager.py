@@ -1,5 +1,13 @@
 """The rooms of this process: lifecycle, the match runner and bots.
 
+Every change to a room (a seat taken or left, a bot added, a start or rematch, a move, a
+stand-in, a forfeit, a timeout, moves made by another process) is a command run by
+:meth:`RoomManager._run`: one at a time per room, holding the room's lock while it changes
+memory and the database together; then :meth:`RoomManager._after` takes the steps that follow
+every change in one place (the room and state messages, the other processes, bots, timers).
+The database backs the same rules with constraints (migration 0004), so two processes cannot
+break them either.
+
 A move goes: check the sender may act -> ``engine.apply`` -> commit the move
 (group commit, see ``app.db.movelog``) -> update the in-memory state -> tell the
 local audience -> publish to the other processes. A refused action changes
@@ -12,8 +20,10 @@ import asyncio
 import logging
 import re
 import secrets
+import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -24,10 +34,13 @@ from app.db.clock import iso, utcnow
 from app.db.movelog import MoveCommit, MoveLog
 from app.db.players import PlayerRecord
 from app.db.startlog import StartLog
+from app.rooms import referee
 from app.rooms.bots import LEVELS, BotPlayer
 from app.rooms.errors import ActionRefused, RoomError, forbidden, not_found
+from app.rooms.keyed_locks import KeyedLocks
+from app.rooms.lifecycle import RoomStatus, Termination, with_termination
 from app.rooms.ports import Audience, Broker
-from app.rooms.referee import Referee
+from app.rooms.referee import Forfeit, StandIn, TimerMove, Verdict
 from app.rooms.runtime import RoomRuntime
 from app.rooms.table import TableSettings
 from games import REGISTRY, IllegalAction, InvalidOptions, MalformedAction
@@ -36,6 +49,30 @@ from games.base import Action, Seat
 log = logging.getLogger(__name__)
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what secrets.token_urlsafe makes
+NO_MATCH = "No match is running in this room."
+
+
+@dataclass(frozen=True)
+class RoomLimits:
+    """What one player may hold at once, and how long an unused room stays in memory."""
+
+    open_rooms: int = 10  # rooms a player hosts that are waiting or playing
+    bot_matches: int = 2  # running matches a player hosts where every seat is a bot
+    idle_seconds: float = 300.0  # a loaded room nobody uses is dropped from memory after it
+
+
+@dataclass
+class Effects:
+    """What a room change means for everyone else; :meth:`RoomManager._after` acts on it."""
+
+    room: bool = False  # seats, status or connections changed: a room message
+    state: bool = False  # the match state changed: a state message to every viewer
+    first: Seat | None = None  # whose sockets get the new state first (the mover's)
+    event: dict[str, Any] | None = None  # for the other processes
+    refusal: ActionRefused | None = None  # raised to the caller once the change is out
+
+
+Command = Callable[[], Awaitable[Effects]]
 
 
 class RoomManager:
@@ -50,6 +87,7 @@ class RoomManager:
         snapshot_every: int,
         starts: StartLog,
         bot_think: float = 0.3,
+        limits: RoomLimits | None = None,
     ) -> None:
         self.db = db
         self.starts = starts
@@ -58,29 +96,34 @@ class RoomManager:
         self.audience = audience
         self.bot_delay = bot_delay
         self.snapshot_every = max(1, snapshot_every)
+        self.limits = limits or RoomLimits()
         self._runtimes: dict[str, RoomRuntime] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Future[RoomRuntime]] = {}
+        self._hosting = KeyedLocks[int]()  # a player's room creations, one at a time
         self.bots = BotPlayer(bot_think)
         self.process_id = uuid.uuid4().hex
-        self.referee = Referee(self)
 
     # -- loading ---------------------------------------------------------------------
     async def runtime(self, room_id: str) -> RoomRuntime:
         runtime = self._runtimes.get(room_id)
-        if runtime is not None:
-            return runtime
-        if not ROOM_ID.fullmatch(room_id):
-            raise not_found("room")
-        lock = self._loading.setdefault(room_id, asyncio.Lock())
-        async with lock:
-            runtime = self._runtimes.get(room_id)
-            if runtime is None:
-                runtime = await self._load(room_id)
-                self._runtimes[room_id] = runtime
-                await self.broker.subscribe(room_id)
-                await self.broker.publish(room_id, {"kind": "presence_query"})
-                self._check_attendance(runtime)
-        self._loading.pop(room_id, None)
+        if runtime is None:
+            if not ROOM_ID.fullmatch(room_id):
+                raise not_found("room")
+            loading = self._loading.get(room_id)
+            if loading is None:  # the first asker loads it; the others wait for that load
+                loading = asyncio.ensure_future(self._open(room_id))
+                self._loading[room_id] = loading
+                loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
+            runtime = await asyncio.shield(loading)
+        runtime.touched = time.monotonic()
+        return runtime
+
+    async def _open(self, room_id: str) -> RoomRuntime:
+        runtime = await self._load(room_id)
+        self._runtimes[room_id] = runtime
+        await self.broker.subscribe(room_id)
+        await self.broker.publish(room_id, {"kind": "presence_query"})
+        self._check_attendance(runtime)
         return runtime
 
     async def _load(self, room_id: str) -> RoomRuntime:
@@ -98,9 +141,40 @@ class RoomManager:
         match = await match_db.load_match(self.db, match_id)
         if match is None:
             return
+        if match.engine_version != runtime.engine.version:
+            await self._set_aside(runtime, match)
+            return
         snapshot = await match_db.load_snapshot(self.db, match_id)
         moves = await match_db.load_moves(self.db, match_id, snapshot[0] if snapshot else 0)
         runtime.load_match(match, snapshot, moves)
+
+    async def _set_aside(self, runtime: RoomRuntime, match: match_db.MatchRecord) -> None:
+        """A match stored under other rules is never replayed with these: a running one ends,
+        aborted and unrated; a finished one keeps its result, with no table to show."""
+        runtime.match = match
+        if match.status == "finished":
+            runtime.terminal = match.outcome
+            return
+        log.warning(
+            "room %s: match %d was played under %s rules version %s, now %s: aborted",
+            runtime.room.id,
+            match.id,
+            match.game,
+            match.engine_version,
+            runtime.engine.version,
+        )
+        players = len(runtime.room.seats)
+        outcome = {
+            "scores": [0] * players,
+            "winners": [],
+            "rounds": [],
+            "detail": {"reason": "rules_changed"},
+            "termination": Termination.ABORTED,
+        }
+        count = await match_db.load_move_count(self.db, match.id)
+        end = runtime.match_end(outcome, count, utcnow(), self.snapshot_every, rated=False)
+        await self.movelog.finish(end)
+        runtime.end(outcome)
 
     async def _reload_room(self, runtime: RoomRuntime) -> None:
         room = await room_db.load_room(self.db, runtime.room.id)
@@ -112,16 +186,42 @@ class RoomManager:
             await self._load_match(runtime)
             self._check_attendance(runtime)
 
+    def _unused(self, runtime: RoomRuntime) -> bool:
+        """Nobody here watches it, no bot of ours plays in it, no timer of its runs, and no
+        change of it is under way."""
+        if runtime.bot_tasks or runtime.timer is not None or runtime.lock.locked():
+            return False
+        connected, spectators = self.audience.present(runtime.room.id)
+        return not connected and not spectators
+
     def forget(self, room_id: str) -> None:
         """Drop a room nobody here watches and no bot of ours is playing in."""
         runtime = self._runtimes.get(room_id)
-        if runtime is None or runtime.bot_tasks or runtime.lock.locked() or runtime.playing:
-            return
-        connected, spectators = self.audience.present(room_id)
-        if connected or spectators:
-            return
+        if runtime is not None and not runtime.playing and self._unused(runtime):
+            self._drop(room_id)
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop the rooms unused for the limit's idle time (a running match too: it is
+        rebuilt from the database when someone comes back); returns their ids."""
+        now = time.monotonic() if now is None else now
+        idle = [
+            room_id
+            for room_id, runtime in self._runtimes.items()
+            if now - runtime.touched >= self.limits.idle_seconds and self._unused(runtime)
+        ]
+        for room_id in idle:
+            self._drop(room_id)
+        return idle
+
+    def _drop(self, room_id: str) -> None:
         del self._runtimes[room_id]
         asyncio.get_running_loop().create_task(self.broker.unsubscribe(room_id))
+
+    async def sweep(self) -> None:
+        """Evict idle rooms, a few times per idle period, until cancelled."""
+        while True:
+            await asyncio.sleep(self.limits.idle_seconds / 4)
+            self.evict_idle()
 
     async def resume(self) -> None:
         """After a start: every room in play gets its bots, timers and seat holds going again."""
@@ -155,6 +255,36 @@ class RoomManager:
                 result.append(RoomRuntime(room).room_json(set(), []))
         return result
 
+    # -- the serialized path -----------------------------------------------------------
+    async def _run(self, runtime: RoomRuntime, command: Command) -> Effects:
+        """Run one change of the room, alone, then take the steps that follow it."""
+        async with runtime.lock:
+            effects = await command()
+        await self._after(runtime, effects)
+        if effects.refusal is not None:
+            raise effects.refusal
+        return effects
+
+    async def _after(self, runtime: RoomRuntime, effects: Effects) -> None:
+        room_id = runtime.room.id
+        # A move's new state goes out first: it acknowledges the move. Otherwise the room
+        # does, since its seats and status frame the state that follows.
+        if effects.room and effects.first is None:
+            self.audience.room_changed(room_id)
+        if effects.state:
+            self.audience.state_changed(room_id, first=effects.first)
+        if effects.room and effects.first is not None:
+            self.audience.room_changed(room_id)
+        if effects.event is not None:
+            await self.broker.publish(room_id, effects.event)
+        self._schedule_bots(runtime)
+        self._watch(runtime)
+
+    async def _room_command(self, runtime: RoomRuntime, command: Command) -> dict[str, Any]:
+        """A change of seats or status asked over HTTP: answered with the room as it left it."""
+        await self._run(runtime, command)
+        return self.room_json(runtime)
+
     # -- lifecycle ---------------------------------------------------------------------
     async def create_room(
         self,
@@ -175,16 +305,24 @@ class RoomManager:
             raise RoomError("invalid_options", str(error), 422) from None
         settings = TableSettings.parse(table)
         room_id = secrets.token_urlsafe(6)
-        await room_db.create_room(
-            self.db,
-            room_id=room_id,
-            game=game,
-            options=checked,
-            table=settings.to_json(),
-            seats=seats,
-            host_id=host.id,
-            private=private,
-        )
+        async with self._hosting.hold(host.id):  # the count and the new room, together
+            if await room_db.open_rooms_of(self.db, host.id) >= self.limits.open_rooms:
+                raise RoomError(
+                    "too_many_rooms",
+                    f"You have {self.limits.open_rooms} open rooms already: play or finish "
+                    "one of them first.",
+                    429,
+                )
+            await room_db.create_room(
+                self.db,
+                room_id=room_id,
+                game=game,
+                options=checked,
+                table=settings.to_json(),
+                seats=seats,
+                host_id=host.id,
+                private=private,
+            )
         return await self.room(room_id)
 
     async def play_now(
@@ -197,97 +335,116 @@ class RoomManager:
             player, game=game, seats=opponents + 1, options=None, private=True
         )
         room_id = room["id"]
-        if not await room_db.claim_seat(self.db, room_id, 0, player.id):
-            raise RoomError("seat_taken", "That seat is taken.")
+        await self.take_seat(room_id, 0, player)
         for seat in range(1, opponents + 1):
-            await room_db.put_bot(self.db, room_id, seat, level)
-        await self._reload_room(await self.runtime(room_id))
+            await self.add_bot(room_id, seat, player, level)
         return await self.start(room_id, player, rematch=False)
 
     async def take_seat(self, room_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]:
         runtime = await self.runtime(room_id)
-        self._check_seat_number(runtime, seat)
-        if runtime.room.status == "playing":
-            raise RoomError("room_playing", "The match is already running.")
-        if runtime.seat_of(player.id) is not None:
-            raise RoomError("already_seated", "You already have a seat in this room.")
-        if not await room_db.claim_seat(self.db, room_id, seat, player.id):
-            raise RoomError("seat_taken", "That seat is taken.")
-        return await self._room_changed(runtime)
+
+        async def take() -> Effects:
+            self._check_seat_number(runtime, seat)
+            if runtime.seat_of(player.id) is not None:
+                raise RoomError("already_seated", "You already have a seat in this room.")
+            return await self._seat_change(
+                runtime, await room_db.claim_seat(self.db, room_id, seat, player.id)
+            )
+
+        return await self._room_command(runtime, take)
 
     async def leave_seat(self, room_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]:
         runtime = await self.runtime(room_id)
-        self._check_seat_number(runtime, seat)
-        occupant = runtime.room.seats[seat]
-        own = occupant.player is not None and occupant.player.id == player.id
-        host_bot = occupant.bot is not None and runtime.room.host.id == player.id
-        if not own and not host_bot:
-            raise forbidden("That seat is not yours to clear.")
-        if runtime.room.status == "playing":
-            raise RoomError("room_playing", "Seats cannot change while the match is running.")
-        await room_db.clear_seat(self.db, room_id, seat)
-        return await self._room_changed(runtime)
+
+        async def leave() -> Effects:
+            self._check_seat_number(runtime, seat)
+            occupant = runtime.room.seats[seat]
+            own = occupant.player is not None and occupant.player.id == player.id
+            host_bot = occupant.bot is not None and runtime.room.host.id == player.id
+            if not own and not host_bot:
+                raise forbidden("That seat is not yours to clear.")
+            return await self._seat_change(
+                runtime, await room_db.clear_seat(self.db, room_id, seat)
+            )
+
+        return await self._room_command(runtime, leave)
 
     async def add_bot(
         self, room_id: str, seat: int, player: PlayerRecord, level: str
     ) -> dict[str, Any]:
         runtime = await self.runtime(room_id)
-        self._check_seat_number(runtime, seat)
-        if runtime.room.host.id != player.id:
-            raise forbidden("Only the host can add bots.")
-        if level not in LEVELS:
-            raise RoomError("invalid_level", "A bot level is easy, normal or hard.", 422)
-        if runtime.room.status == "playing":
+
+        async def add() -> Effects:
+            self._check_seat_number(runtime, seat)
+            if runtime.room.host.id != player.id:
+                raise forbidden("Only the host can add bots.")
+            if level not in LEVELS:
+                raise RoomError("invalid_level", "A bot level is easy, normal or hard.", 422)
+            return await self._seat_change(
+                runtime, await room_db.put_bot(self.db, room_id, seat, level)
+            )
+
+        return await self._room_command(runtime, add)
+
+    async def _seat_change(self, runtime: RoomRuntime, change: room_db.SeatChange) -> Effects:
+        await self._reload_room(runtime)  # another process may have changed it too
+        if change is room_db.SeatChange.ROOM_PLAYING:
             raise RoomError("room_playing", "Seats cannot change while the match is running.")
-        if not await room_db.put_bot(self.db, room_id, seat, level):
+        if change is room_db.SeatChange.ALREADY_SEATED:
+            raise RoomError("already_seated", "You already have a seat in this room.")
+        if change is room_db.SeatChange.SEAT_TAKEN:
             raise RoomError("seat_taken", "That seat is taken.")
-        return await self._room_changed(runtime)
+        return Effects(room=True, event={"kind": "room"})
 
     async def start(self, room_id: str, player: PlayerRecord, *, rematch: bool) -> dict[str, Any]:
         runtime = await self.runtime(room_id)
+
+        async def start() -> Effects:
+            room = runtime.room
+            if rematch:
+                if room.status is not RoomStatus.FINISHED:
+                    raise RoomError("not_finished", "A rematch follows a finished match.")
+                if player.id != room.host.id and runtime.seat_of(player.id) is None:
+                    raise forbidden("Only the host or a seated player can call a rematch.")
+            else:
+                if player.id != room.host.id:
+                    raise forbidden("Only the host can start the match.")
+                if room.status is not RoomStatus.WAITING:
+                    raise RoomError("already_started", "The match has already started.")
+            if not all(s.filled for s in room.seats):
+                raise RoomError("seats_empty", "Every seat must be filled before the start.")
+            await self._check_bot_matches(runtime)
+            match = await match_db.start_match(
+                self.db,
+                room,
+                seed=secrets.randbits(63),
+                engine_version=runtime.engine.version,
+                from_status=room.status,
+                starts=self.starts,
+            )
+            if match is None:  # another process changed the room first
+                await self._reload_room(runtime)
+                raise RoomError("already_started", "The room changed; look at it again.")
+            runtime.begin(match)
+            self._check_attendance(runtime)
+            return Effects(room=True, state=True, event={"kind": "room"})
+
+        return await self._room_command(runtime, start)
+
+    async def _check_bot_matches(self, runtime: RoomRuntime) -> None:
         room = runtime.room
-        if rematch:
-            if room.status != "finished":
-                raise RoomError("not_finished", "A rematch follows a finished match.")
-            if player.id != room.host.id and runtime.seat_of(player.id) is None:
-                raise forbidden("Only the host or a seated player can call a rematch.")
-        else:
-            if player.id != room.host.id:
-                raise forbidden("Only the host can start the match.")
-            if room.status != "waiting":
-                raise RoomError("already_started", "The match has already started.")
-        if not all(s.filled for s in room.seats):
-            raise RoomError("seats_empty", "Every seat must be filled before the start.")
-        match = await match_db.start_match(
-            self.db,
-            room,
-            seed=secrets.randbits(63),
-            engine_version=runtime.engine.version,
-            from_status=room.status,
-            starts=self.starts,
-        )
-        if match is None:
-            raise RoomError("already_started", "The match has already started.")
-        async with runtime.lock:
-            room.status, room.match_id = "playing", match.id
-            runtime.load_match(match, None, [])
-        self._check_attendance(runtime)
-        result = await self._room_changed(runtime, reload=False)
-        self.audience.state_changed(room_id)
-        self._schedule_bots(runtime)
-        self.referee.watch(runtime)
-        return result
+        if any(s.player is not None for s in room.seats):
+            return
+        if await room_db.bot_matches_of(self.db, room.host.id) >= self.limits.bot_matches:
+            raise RoomError(
+                "too_many_bot_matches",
+                f"You already have {self.limits.bot_matches} matches of bots alone running.",
+                429,
+            )
 
     def _check_seat_number(self, runtime: RoomRuntime, seat: int) -> None:
         if not 0 <= seat < len(runtime.room.seats):
             raise not_found("seat")
-
-    async def _room_changed(self, runtime: RoomRuntime, *, reload: bool = True) -> dict[str, Any]:
-        if reload:
-            await self._reload_room(runtime)
-        self.audience.room_changed(runtime.room.id)
-        await self.broker.publish(runtime.room.id, {"kind": "room"})
-        return self.room_json(runtime)
 
     def presence_changed(self, room_id: str) -> None:
         runtime = self._runtimes.get(room_id)
@@ -306,15 +463,50 @@ class RoomManager:
     def _check_attendance(self, runtime: RoomRuntime) -> None:
         local, _ = self.audience.present(runtime.room.id)
         present = local.union(*runtime.remote_present.values())
-        if self.referee.attendance(runtime, present):
-            self.seats_changed(runtime)
-        self.referee.watch(runtime)
+        if referee.attendance(runtime, present):  # a seat handed back to its player
+            self.audience.room_changed(runtime.room.id)
+            self.audience.state_changed(runtime.room.id)
+            self._schedule_bots(runtime)
+        self._watch(runtime)
 
-    def seats_changed(self, runtime: RoomRuntime) -> None:
-        """A seat was handed to a stand-in bot or back: tell everyone, let bots move."""
-        self.audience.room_changed(runtime.room.id)
-        self.audience.state_changed(runtime.room.id)
-        self._schedule_bots(runtime)
+    # -- timers --------------------------------------------------------------------------
+    def _watch(self, runtime: RoomRuntime) -> None:
+        """(Re)arm the room's timer for its next deadline or seat hold."""
+        if runtime.timer is not None and runtime.timer is not asyncio.current_task():
+            runtime.timer.cancel()
+        runtime.timer = None
+        delay = referee.next_due(runtime)
+        if delay is not None:
+            runtime.timer = asyncio.get_running_loop().create_task(
+                self._time(runtime, delay), name=f"timer {runtime.room.id}"
+            )
+
+    async def _time(self, runtime: RoomRuntime, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            for verdict in referee.verdicts(runtime):
+                await self._carry_out(runtime, verdict)
+        except ActionRefused as refused:
+            log.info("a timer's move in %s was refused: %s", runtime.room.id, refused.code)
+        except Exception:
+            log.exception("enforcing the table settings of room %s failed", runtime.room.id)
+        if runtime.timer is asyncio.current_task():
+            runtime.timer = None
+            self._watch(runtime)
+
+    async def _carry_out(self, runtime: RoomRuntime, verdict: Verdict) -> None:
+        if isinstance(verdict, StandIn):
+            await self._run(runtime, lambda: self._stand_in(runtime, verdict.seat))
+        elif isinstance(verdict, Forfeit):
+            await self.forfeit(runtime, verdict.seat, verdict.reason)
+        elif isinstance(verdict, TimerMove):
+            await self.play_for(runtime, verdict.seat, verdict.action)
+
+    async def _stand_in(self, runtime: RoomRuntime, seat: Seat) -> Effects:
+        if not runtime.playing or runtime.absent_since.pop(seat, None) is None:
+            return Effects()  # its player came back meanwhile
+        runtime.set_away(seat, True)
+        return Effects(room=True, state=True)
 
     # -- play --------------------------------------------------------------------------
     async def submit(
@@ -324,81 +516,78 @@ class RoomManager:
         seat = runtime.seat_of(player_id)
         if seat is None:
             raise ActionRefused("not_seated", "You are watching: only seated players act.")
-        await self._play(runtime, seat, action, seq)
-
-    async def _play(self, runtime: RoomRuntime, seat: Seat, action: Any, seq: int | None) -> None:
-        async with runtime.lock:
-            state, match = runtime.state, runtime.match
-            if state is None or match is None or not runtime.playing:
-                raise ActionRefused("illegal_action", "No match is running in this room.")
-            if seq is not None and seq != runtime.seq:
-                raise ActionRefused("stale", f"The table has moved on (now at move {runtime.seq}).")
-            engine = runtime.engine
-            if seat not in engine.to_act(state):
-                raise ActionRefused("not_your_turn", "It is not your turn.")
-            try:
-                new_state = engine.apply(state, seat, action)
-            except MalformedAction as error:
-                raise ActionRefused("bad_message", error.message) from None
-            except IllegalAction as error:
-                code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
-                raise ActionRefused(code, error.message) from None
-            outcome = engine.outcome(new_state)
-            next_seq, at = runtime.seq + 1, utcnow()
-            commit = MoveCommit(
-                room_id=runtime.room.id,
-                match_id=match.id,
-                seq=next_seq,
-                seat=seat,
-                action=action,
-                at=at,
-                end=None
-                if outcome is None
-                else runtime.match_end(outcome.to_json(), next_seq, at, self.snapshot_every),
-                snapshot=new_state if next_seq % self.snapshot_every == 0 else None,
-            )
-            if not await self.movelog.append(commit):
-                runtime.catch_up(await match_db.load_moves(self.db, match.id, runtime.seq))
-                self.audience.state_changed(runtime.room.id)
-                self.referee.watch(runtime)
-                raise ActionRefused("stale", "Another move was made first; here is the table now.")
-            runtime.advance(seat, action, new_state, commit.at)
-            if outcome is not None:
-                runtime.room.status = "finished"
-        self.audience.state_changed(runtime.room.id, first=seat)
-        if outcome is not None:
-            self.audience.room_changed(runtime.room.id)
-        await self.broker.publish(
-            runtime.room.id,
-            {"kind": "move", "match_id": match.id, "seq": next_seq, "seat": seat, "action": action},
-        )
-        self._schedule_bots(runtime)
-        self.referee.watch(runtime)
+        await self._run(runtime, lambda: self._play(runtime, seat, action, seq))
 
     async def play_for(self, runtime: RoomRuntime, seat: Seat, action: Action) -> None:
         """A move the server makes for a seat (a bot's, or a timer's fallback)."""
-        await self._play(runtime, seat, action, runtime.seq)
+        await self._run(runtime, lambda: self._play(runtime, seat, action, runtime.seq))
+
+    async def _play(
+        self, runtime: RoomRuntime, seat: Seat, action: Any, seq: int | None
+    ) -> Effects:
+        state, match = runtime.state, runtime.match
+        if state is None or match is None or not runtime.playing:
+            raise ActionRefused("illegal_action", NO_MATCH)
+        if seq is not None and seq != runtime.seq:
+            raise ActionRefused("stale", f"The table has moved on (now at move {runtime.seq}).")
+        engine = runtime.engine
+        if seat not in engine.to_act(state):
+            raise ActionRefused("not_your_turn", "It is not your turn.")
+        try:
+            new_state = engine.apply(state, seat, action)
+        except MalformedAction as error:
+            raise ActionRefused("bad_message", error.message) from None
+        except IllegalAction as error:
+            code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
+            raise ActionRefused(code, error.message) from None
+        outcome = engine.outcome(new_state)
+        ended = None if outcome is None else with_termination(outcome.to_json())
+        next_seq, at = runtime.seq + 1, utcnow()
+        commit = MoveCommit(
+            room_id=runtime.room.id,
+            match_id=match.id,
+            seq=next_seq,
+            seat=seat,
+            action=action,
+            at=at,
+            end=None
+            if ended is None
+            else runtime.match_end(ended, next_seq, at, self.snapshot_every),
+            snapshot=new_state if next_seq % self.snapshot_every == 0 else None,
+        )
+        if not await self.movelog.append(commit):
+            runtime.catch_up(await match_db.load_moves(self.db, match.id, runtime.seq))
+            runtime.settle()
+            refusal = ActionRefused("stale", "Another move was made first; here is the table now.")
+            return Effects(room=runtime.terminal is not None, state=True, refusal=refusal)
+        runtime.advance(seat, action, new_state, commit.at)
+        if ended is not None:
+            runtime.end(ended)
+        event = {"kind": "move", "match_id": match.id, "seq": next_seq, "seat": seat}
+        return Effects(
+            room=ended is not None, state=True, first=seat, event={**event, "action": action}
+        )
 
     async def forfeit(self, runtime: RoomRuntime, seat: Seat, reason: str) -> None:
         """End the match now: ``seat`` loses, every other seat shares the win."""
-        async with runtime.lock:
-            match = runtime.match
-            if match is None or not runtime.playing:
-                return
+
+        async def forfeit() -> Effects:
+            if runtime.match is None or not runtime.playing:
+                return Effects()
             players = len(runtime.room.seats)
-            winners = [s for s in range(players) if s != seat]
             outcome = {
                 "scores": [0 if s == seat else 1 for s in range(players)],
-                "winners": winners,
+                "winners": [s for s in range(players) if s != seat],
                 "rounds": [],
                 "detail": {"forfeit": seat, "reason": reason},
+                "termination": Termination.FORFEIT,
             }
             end = runtime.match_end(outcome, runtime.seq, utcnow(), self.snapshot_every)
             await self.movelog.finish(end)
-            runtime.end_by_forfeit(outcome)
-        self.audience.room_changed(runtime.room.id)
-        self.audience.state_changed(runtime.room.id)
-        await self.broker.publish(runtime.room.id, {"kind": "room"})
+            runtime.end(outcome)
+            return Effects(room=True, state=True, event={"kind": "room"})
+
+        await self._run(runtime, forfeit)
 
     # -- bots --------------------------------------------------------------------------
     def _schedule_bots(self, runtime: RoomRuntime) -> None:
@@ -422,7 +611,7 @@ class RoomManager:
             seq = runtime.seq  # a hard bot thinks in a worker: the table may move meanwhile
             action = await self.bots.choose(runtime.engine, runtime.state, seat, level)
             try:
-                await self._play(runtime, seat, action, seq)
+                await self._run(runtime, lambda: self._play(runtime, seat, action, seq))
             except ActionRefused as refused:
                 log.info("bot in %s seat %d refused: %s", runtime.room.id, seat, refused.code)
         except Exception:
@@ -471,7 +660,8 @@ class RoomManager:
             self._check_attendance(runtime)
             self.audience.room_changed(room_id)
             return
-        async with runtime.lock:
+
+        async def follow() -> Effects:
             match = runtime.match
             if kind == "move" and match is not None and event["match_id"] == match.id:
                 if event["seq"] == runtime.seq + 1:
@@ -479,11 +669,9 @@ class RoomManager:
                     runtime.catch_up([move])
                 elif event["seq"] > runtime.seq:
                     runtime.catch_up(await match_db.load_moves(self.db, match.id, runtime.seq))
-                if runtime.state is not None and runtime.engine.is_over(runtime.state):
-                    runtime.room.status = "finished"
+                runtime.settle()
             else:
                 await self._reload_room(runtime)
-        self.audience.room_changed(room_id)
-        self.audience.state_changed(room_id)
-        self._schedule_bots(runtime)
-        self.referee.watch(runtime)
+            return Effects(room=True, state=True)
+
+        await self._run(runtime, follow)

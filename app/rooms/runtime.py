@@ -8,6 +8,7 @@ to act began waiting. Nothing lives only here.
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,6 +17,7 @@ import orjson
 from app.db.clock import aware, iso
 from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.rooms import RoomRecord
+from app.rooms.lifecycle import RoomStatus, with_termination
 from app.rooms.table import TableSettings
 from games import get_game
 from games.base import Action, Engine, Seat, State
@@ -42,6 +44,7 @@ class RoomRuntime:
         self.remote_present: dict[str, set[int]] = {}
         self.bot_tasks: dict[Seat, asyncio.Task[None]] = {}
         self.timer: asyncio.Task[None] | None = None
+        self.touched = time.monotonic()  # when this process last used the room
 
     def set_room(self, room: RoomRecord) -> None:
         self.room = room
@@ -58,7 +61,7 @@ class RoomRuntime:
             self.seq = 0
             self.state = self.engine.setup(match.players, match.seed, match.options)
         self.last = None
-        self.terminal = match.outcome if match.status == "finished" else None
+        self.terminal = with_termination(match.outcome) if match.status == "finished" else None
         self.changed_at = aware(match.started_at)
         self.clock_used = {}
         self.away.clear()
@@ -82,12 +85,38 @@ class RoomRuntime:
                 new_state = self.engine.apply(self.state, move.seat, move.action)
                 self.advance(move.seat, move.action, new_state, move.at)
 
-    def end_by_forfeit(self, outcome: dict[str, Any]) -> None:
+    def begin(self, match: MatchRecord) -> None:
+        """A new match starts at this table."""
+        self.room.status = self.room.status.moved_to(RoomStatus.PLAYING)
+        self.room.match_id = match.id
+        self.load_match(match, None, [])
+
+    def end(self, outcome: dict[str, Any]) -> None:
+        """The match is over with ``outcome`` (which says why, under ``termination``)."""
         self.terminal = outcome
-        self.room.status = "finished"
+        self.room.status = self.room.status.moved_to(RoomStatus.FINISHED)
+
+    def ended_by_rules(self) -> dict[str, Any] | None:
+        """The outcome of a match whose rules have ended it, as the room stores it."""
+        if self.state is None:
+            return None
+        outcome = self.engine.outcome(self.state)
+        return None if outcome is None else with_termination(outcome.to_json())
+
+    def settle(self) -> None:
+        """After moves made elsewhere: if the rules ended the match, the room has finished."""
+        outcome = self.ended_by_rules() if self.terminal is None else None
+        if outcome is not None and self.room.status is RoomStatus.PLAYING:
+            self.end(outcome)
 
     def match_end(
-        self, outcome: dict[str, Any], move_count: int, at: datetime, snapshot_every: int
+        self,
+        outcome: dict[str, Any],
+        move_count: int,
+        at: datetime,
+        snapshot_every: int,
+        *,
+        rated: bool = True,
     ) -> MatchEnd:
         """What the commit that ends the running match writes (``snapshot_every`` says
         whether a snapshot row may be left to delete)."""
@@ -101,11 +130,16 @@ class RoomRuntime:
             outcome=outcome,
             at=at,
             has_snapshot=move_count >= snapshot_every,
+            rated=rated,
         )
 
     @property
     def playing(self) -> bool:
-        return self.state is not None and self.room.status == "playing" and self.terminal is None
+        return (
+            self.state is not None
+            and self.room.status is RoomStatus.PLAYING
+            and self.terminal is None
+        )
 
     def to_act(self) -> frozenset[Seat]:
         if self.state is None or self.terminal is not None:
@@ -152,8 +186,7 @@ class RoomRuntime:
     def state_message(self, viewer: Seat | None) -> dict[str, Any]:
         assert self.state is not None and self.match is not None
         engine, state = self.engine, self.state
-        outcome = engine.outcome(state)
-        result = outcome.to_json() if outcome is not None else self.terminal
+        result = self.terminal if self.terminal is not None else self.ended_by_rules()
         last = None
         if self.last is not None:
             actor, action = self.last

@@ -53,6 +53,7 @@ def _room(room_id: str) -> dict[str, object]:
         "game": "abstrac",
         "options": {},
         "seat_count": 2,
+        "filled": 2,  # a start needs every seat filled (migration 0004)
         "status": "waiting",
         "host_id": 1,
         "created_at": NOW,

@@ -49,6 +49,7 @@ def test_a_timeout_forfeits_when_the_room_says_so(live_server: str) -> None:
     (seat,) = sock.expect("state", seq=0)["to_act"]
     over = sock.expect("state", seq=0, over=True, timeout=5)
     assert over["outcome"]["detail"] == {"forfeit": seat, "reason": "timeout"}
+    assert over["outcome"]["termination"] == "forfeit"
     assert over["outcome"]["winners"] == [1 - seat] and over["legal"] == []
     match = host.http.get(f"/api/matches/{over['match_id']}").json()
     assert match["status"] == "finished" and match["winners"] == [1 - seat]
