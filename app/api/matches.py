@@ -149,6 +149,10 @@ async def _finished(services: ServicesDep, match_id: int) -> MatchRecord:
         raise ApiError(409, "match_running", "A replay opens when the match is finished.")
     if record.game not in REGISTRY:
         raise ApiError(404, "not_found", "That game is no longer available.")
+    if record.engine_version != REGISTRY[record.game].version:
+        raise ApiError(
+            409, "rules_changed", "This match was played under rules that have changed since."
+        )
     return record
 
 

@@ -234,6 +234,14 @@ class RoomManager:
             self._schedule_bots(runtime)
 
     # -- reading ---------------------------------------------------------------------
+    @property
+    def rooms_in_memory(self) -> int:
+        return len(self._runtimes)
+
+    @property
+    def loads_under_way(self) -> int:
+        return len(self._loading)
+
     def loaded(self, room_id: str) -> RoomRuntime | None:
         return self._runtimes.get(room_id)
 

@@ -13,16 +13,20 @@ from tests.server import run_on_own_loop
 TRIALS = 10
 
 
-async def _together(*requests: tuple[Guest, str, str]) -> list[httpx.Response]:
-    """Send the requests at once, each on a client of its own, and wait for every answer."""
+Request = tuple[Guest, str, str] | tuple[Guest, str, str, Any]
 
-    async def send(guest: Guest, method: str, path: str) -> httpx.Response:
+
+async def _together(*requests: Request) -> list[httpx.Response]:
+    """Send the requests (guest, method, path and maybe a JSON body) at once, each on a client
+    of its own, and wait for every answer."""
+
+    async def send(guest: Guest, method: str, path: str, body: Any = None) -> httpx.Response:
         async with httpx.AsyncClient(
             base_url=guest.base_url,
             headers={"Authorization": f"Bearer {guest.token}"},
             timeout=20,
         ) as client:
-            return await client.request(method, path)
+            return await client.request(method, path, json=body)
 
     return list(await asyncio.gather(*(send(*r) for r in requests)))
 

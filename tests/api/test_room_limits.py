@@ -1,0 +1,82 @@
+"""What one player may hold at once, and matches stored under other rules, over real HTTP."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.api.test_room_races import _together
+from tests.clients import Guest
+from tests.server import ServerProcess, private_server, run_on_own_loop, run_sql
+
+OPEN_ROOMS, BOT_MATCHES = 3, 1
+
+
+@pytest.fixture
+def capped(tmp_path: Path) -> Iterator[ServerProcess]:
+    with private_server(
+        tmp_path,
+        {
+            "CARDROOM_MAX_OPEN_ROOMS": str(OPEN_ROOMS),
+            "CARDROOM_MAX_BOT_MATCHES": str(BOT_MATCHES),
+            "CARDROOM_BOT_DELAY_MS": "60000",  # the bots' matches stay running
+        },
+    ) as process:
+        yield process
+
+
+def test_a_player_holds_a_few_open_rooms_however_fast_they_ask(capped: ServerProcess) -> None:
+    spammer, other = Guest(capped.url, "Spammer"), Guest(capped.url, "Other")
+    create = (spammer, "POST", "/api/rooms", {"game": "abstrac", "seats": 2})
+    answers = run_on_own_loop(_together(*[create] * (3 * OPEN_ROOMS)))
+    codes = sorted(a.status_code for a in answers)
+    assert codes == [201] * OPEN_ROOMS + [429] * (2 * OPEN_ROOMS)
+    refused = spammer.post("/api/rooms", {"game": "abstrac", "seats": 2})
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "too_many_rooms"
+    assert other.post("/api/rooms", {"game": "abstrac", "seats": 2}).status_code == 201
+    listed = [r for r in other.http.get("/api/rooms").json() if r["host"]["id"] == spammer.id]
+    assert len(listed) == OPEN_ROOMS
+
+
+def test_a_host_runs_few_matches_of_bots_alone(capped: ServerProcess) -> None:
+    host = Guest(capped.url, "Host")
+    rooms = [host.create_room("abstrac", 2)["id"] for _ in range(2)]
+    for room_id in rooms:
+        for seat in (0, 1):
+            host.post(f"/api/rooms/{room_id}/seats/{seat}/bot", {"level": "hard"})
+    assert host.post(f"/api/rooms/{rooms[0]}/start").status_code == 200
+    refused = host.post(f"/api/rooms/{rooms[1]}/start")
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "too_many_bot_matches"
+    assert host.http.get(f"/api/rooms/{rooms[1]}").json()["status"] == "waiting"
+    # a table where the host plays is not a match of bots alone
+    host.http.delete(f"/api/rooms/{rooms[1]}/seats/0").raise_for_status()
+    host.post(f"/api/rooms/{rooms[1]}/seats/0").raise_for_status()
+    assert host.post(f"/api/rooms/{rooms[1]}/start").status_code == 200
+
+
+def test_a_match_of_other_rules_is_not_replayed_with_these(tmp_path: Path) -> None:
+    with private_server(tmp_path, {"CARDROOM_BOT_DELAY_MS": "0"}) as server:
+        host = Guest(server.url, "Host")
+        room = host.post("/api/play-now", {"game": "abstrac", "level": "easy"}).json()
+        match_id = room["match_id"]
+        server.stop()
+        set_version = f"UPDATE matches SET engine_version = 'old' WHERE id = {match_id}"
+        if server.database_url.startswith("sqlite"):
+            with sqlite3.connect(server.database_url.split(":///", 1)[1]) as db:
+                db.execute(set_version)
+        else:
+            run_sql(server.database_url.replace("+asyncpg", ""), set_version)
+        server.start()
+        room = host.http.get(f"/api/rooms/{room['id']}").json()
+        assert room["status"] == "finished"
+        match = host.http.get(f"/api/matches/{match_id}").json()
+        assert match["status"] == "finished" and match["outcome"]["termination"] == "aborted"
+        replay = host.http.get(f"/api/matches/{match_id}/replay")
+        assert replay.status_code == 409 and replay.json()["error"]["code"] == "rules_changed"
+        again = host.post(f"/api/rooms/{room['id']}/rematch")
+        assert again.status_code == 200 and again.json()["status"] == "playing"

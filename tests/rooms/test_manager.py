@@ -1,0 +1,155 @@
+"""The room core in process: a real RoomManager on a real database (SQLite, or the Postgres
+named by CARDROOM_TEST_DATABASE_URL), with the process's real move log, broker and hub."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text, update
+from sqlalchemy.exc import IntegrityError
+
+from app.db.models import Room, RoomSeat
+from app.db.players import PlayerRecord, create_player
+from app.rooms.errors import RoomError
+from app.rooms.lifecycle import InvalidTransition, RoomStatus, with_termination
+from app.services import Services
+from app.settings import Settings
+from tests.server import fresh_database, run_on_own_loop
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> Iterator[str]:
+    with fresh_database(tmp_path) as url:
+        yield url
+
+
+def with_services(
+    database_url: str, work: Callable[[Services], Awaitable[Any]], **settings: Any
+) -> Any:
+    async def run() -> Any:
+        services = await Services.start(
+            Settings(**{"database_url": database_url, "redis_url": None, **settings})
+        )
+        try:
+            return await work(services)
+        finally:
+            await services.stop()
+
+    return run_on_own_loop(run())
+
+
+async def _player(services: Services, name: str) -> PlayerRecord:
+    player, _ = await create_player(services.db, name)
+    return player
+
+
+def test_unknown_room_ids_leave_nothing_behind(database_url: str) -> None:
+    async def work(services: Services) -> tuple[int, int, int]:
+        manager = services.manager
+        refused = 0
+        for attempt in range(300):
+            asked = [manager.runtime(f"nope{attempt}x{i}") for i in range(3)]  # together
+            for answer in await asyncio.gather(*asked, return_exceptions=True):
+                refused += isinstance(answer, RoomError) and answer.status == 404
+        return refused, manager.loads_under_way, manager.rooms_in_memory
+
+    refused, loading, loaded = with_services(database_url, work)
+    assert refused == 900 and loading == 0 and loaded == 0
+
+
+def test_idle_rooms_leave_memory_and_come_back_from_the_database(database_url: str) -> None:
+    async def work(services: Services) -> tuple[list[str], list[str], list[str], dict[str, Any]]:
+        manager = services.manager
+        host = await _player(services, "Host")
+        waiting = await manager.create_room(
+            host, game="abstrac", seats=2, options=None, private=False
+        )
+        playing = (await manager.play_now(host, game="abstrac", level="easy", opponents=1))["id"]
+        now = time.monotonic()
+        early = manager.evict_idle(now + 1)
+        late = manager.evict_idle(now + manager.limits.idle_seconds + 1)
+        room = await manager.room(waiting["id"])  # loaded again from the database
+        kept = [room_id for room_id in (playing, waiting["id"]) if manager.loaded(room_id)]
+        return early, late, [playing, waiting["id"], *kept], room
+
+    early, late, ids, room = with_services(database_url, work, bot_delay_ms=60_000)
+    playing, waiting, *kept = ids
+    assert early == []
+    assert late == [waiting]  # the running match has its seat hold and its bot to time
+    assert kept == [playing, waiting]
+    assert room["id"] == waiting and room["status"] == "waiting"
+
+
+def test_the_database_keeps_one_seat_a_player_and_full_playing_rooms(database_url: str) -> None:
+    async def work(services: Services) -> list[str]:
+        host = await _player(services, "Host")
+        room_id = (
+            await services.manager.create_room(
+                host, game="abstrac", seats=2, options=None, private=False
+            )
+        )["id"]
+        refused = []
+        attempts: list[Any] = [
+            update(RoomSeat).where(RoomSeat.room_id == room_id).values(player_id=host.id),
+            update(Room).where(Room.id == room_id).values(status="playing"),
+        ]
+        for statement in attempts:
+            try:
+                async with services.db.begin() as conn:
+                    await conn.execute(statement)
+            except IntegrityError:
+                refused.append(str(statement).split()[1])
+        return refused
+
+    assert with_services(database_url, work) == ["room_seats", "rooms"]
+
+
+def test_a_match_of_other_rules_is_aborted_unrated_not_resumed(database_url: str) -> None:
+    """Its replay is refused too: tests/api/test_room_limits.py."""
+
+    async def start(services: Services) -> tuple[str, int]:
+        host = await _player(services, "Host")
+        room = await services.manager.play_now(host, game="abstrac", level="easy", opponents=1)
+        async with services.db.begin() as conn:
+            await conn.execute(text("UPDATE matches SET engine_version = 'old'"))
+        return room["id"], room["match_id"]
+
+    room_id, match_id = with_services(database_url, start, bot_delay_ms=60_000)
+
+    async def reopen(services: Services) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        room = await services.manager.room(room_id)
+        async with services.db.connect() as conn:
+            row = (
+                await conn.execute(
+                    text("SELECT status, outcome FROM matches WHERE id = :id"), {"id": match_id}
+                )
+            ).one()
+            rated = await conn.scalar(text("SELECT count(*) FROM rating_history"))
+        outcome = json.loads(row.outcome) if isinstance(row.outcome, str) else row.outcome
+        return room, {"status": row.status, "outcome": outcome, "rated": rated}
+
+    room, stored = with_services(database_url, reopen, bot_delay_ms=60_000)
+    assert room["status"] == "finished"
+    assert stored is not None and stored["status"] == "finished" and stored["rated"] == 0
+    assert stored["outcome"]["termination"] == "aborted" and stored["outcome"]["winners"] == []
+
+
+def test_the_lifecycle_refuses_what_the_rules_forbid() -> None:
+    assert RoomStatus.WAITING.moved_to(RoomStatus.PLAYING) is RoomStatus.PLAYING
+    assert RoomStatus.FINISHED.moved_to(RoomStatus.PLAYING) is RoomStatus.PLAYING
+    for old, new in [
+        (RoomStatus.WAITING, RoomStatus.FINISHED),
+        (RoomStatus.PLAYING, RoomStatus.WAITING),
+        (RoomStatus.PLAYING, RoomStatus.PLAYING),
+        (RoomStatus.FINISHED, RoomStatus.WAITING),
+    ]:
+        with pytest.raises(InvalidTransition):
+            old.moved_to(new)
+    assert with_termination({"detail": {"forfeit": 1}})["termination"] == "forfeit"
+    assert with_termination({"detail": {}})["termination"] == "normal"
