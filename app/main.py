@@ -46,8 +46,13 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
 
     @app.get("/healthz", include_in_schema=False)
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health() -> dict[str, str | int]:
+        manager = app.state.services.manager
+        return {
+            "status": "ok",
+            "rooms_in_memory": manager.rooms_in_memory,
+            "loads_under_way": manager.loads_under_way,
+        }
 
     # Room sockets first: each coroutine a socket waits in costs memory for its whole life.
     # The room id and the token are looked up, never stored, so a NUL in them is harmless.

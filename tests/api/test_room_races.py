@@ -6,6 +6,8 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
 
 from tests.clients import Guest
 from tests.server import run_on_own_loop
@@ -76,3 +78,18 @@ def test_a_start_racing_a_leave_never_plays_with_an_empty_seat(live_server: str)
             assert room["status"] == "waiting" and room["seats"][1]["player"] is None
             outcomes.add("left")
     assert outcomes  # every trial ended in one of the two orders, consistently
+
+
+def test_unknown_rooms_leave_nothing_in_memory(live_server: str) -> None:
+    guest = Guest(live_server, "Prober")
+    before = guest.http.get("/healthz").json()
+    asked = [(guest, "GET", f"/api/rooms/unknown{i}") for i in range(200)]
+    answers = run_on_own_loop(_together(*asked))
+    assert {a.status_code for a in answers} == {404}
+    for i in range(20):  # sockets to unknown rooms are told why, and leave nothing either
+        with pytest.raises(ConnectionClosed) as closed:
+            guest.socket(f"nosocket{i}").recv(5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+    after = guest.http.get("/healthz").json()
+    assert after["loads_under_way"] == 0
+    assert after["rooms_in_memory"] <= before["rooms_in_memory"]
