@@ -20,6 +20,7 @@ SECRET_ACTIONS = frozenset({act.PICK, act.DISCARD, act.CANNOT})
 class Abspecken(Engine):
     info: GameInfo = INFO
     version = "1"
+    action_schema = act.SCHEMA
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games import REGISTRY, IllegalAction
+from games import REGISTRY, IllegalAction, MalformedAction
 from games.base import Engine, State
 from tests.games.playout import player_counts, random_playout
 
@@ -83,6 +83,39 @@ def test_legal_actions_are_empty_off_turn_and_all_apply(engine: Engine) -> None:
                 continue
             for action in legal[:30]:
                 engine.apply(state, seat, action)
+
+
+def test_legal_actions_are_canonical(engine: Engine) -> None:
+    """Every legal action is its own canonical form: parsing it (as the server parses what a
+    client sends) gives it back, as a fresh value."""
+    checked = 0
+    for seed in range(6):
+        players = player_counts(engine)[seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, 400 + seed)
+        for state in trace.states[:: max(1, len(trace.states) // 30)]:
+            for seat in engine.to_act(state):
+                for action in engine.legal_actions(state, seat):
+                    parsed = engine.parse_action(action)
+                    assert parsed == action
+                    assert parsed is not action
+                    checked += 1
+        for _, action in trace.actions:  # every action played, whatever its state
+            assert engine.parse_action(json.loads(json.dumps(action))) == action
+    assert checked
+
+
+def test_parse_action_refuses_what_is_not_canonical(engine: Engine) -> None:
+    state = engine.setup(player_counts(engine)[-1], 3, None)
+    action = engine.legal_actions(state, min(engine.to_act(state)))[0]
+    for junk in (
+        {**action, "x": 1},
+        dict(list(action.items())[:-1]),  # its last key left out (or its type)
+        {**action, "type": action["type"] + "!"},
+        [action],
+        None,
+    ):
+        with pytest.raises(MalformedAction):
+            engine.parse_action(junk)
 
 
 def test_out_of_turn_and_garbage_are_refused(engine: Engine) -> None:
