@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
-from games import REGISTRY, IllegalAction, MalformedAction
-from games.base import Engine, State
+from games import REGISTRY, IllegalAction, InvalidOptions, MalformedAction
+from games.base import Engine, OptionSpec, State
 from tests.games.playout import player_counts, random_playout
 
 ENGINES = sorted(REGISTRY.items())
@@ -33,6 +34,33 @@ def test_default_options_are_valid(engine: Engine) -> None:
     for players in player_counts(engine):
         options = engine.check_options({}, players)
         assert set(options) == {o.name for o in engine.info.options}
+
+
+def _edge_values(spec: OptionSpec) -> list[Any]:
+    if spec.type == "bool":
+        return [False, True]
+    if spec.type == "choice":
+        return list(spec.choices)
+    low = spec.min if spec.min is not None else spec.default - 10
+    high = spec.max if spec.max is not None else spec.default + 10
+    return sorted({low, low + 1, spec.default, high - 1, high})
+
+
+def test_options_accepted_are_options_a_match_starts_with(engine: Engine) -> None:
+    """What ``check_options`` accepts (a room is created with it) ``setup`` starts, for any
+    table size: constraints across options or on the player count are checked up front."""
+    specs = engine.info.options
+    for players in range(engine.info.min_players, engine.info.max_players + 1):
+        for spec in specs:
+            for value in _edge_values(spec):
+                for base in ({}, {other.name: _edge_values(other)[-1] for other in specs}):
+                    options = {**base, spec.name: value}
+                    try:
+                        checked = engine.check_options(options, players)
+                    except InvalidOptions:
+                        continue
+                    state = engine.setup(players, 1, checked)
+                    assert engine.to_act(state), (players, options)
 
 
 def test_random_playouts_end_and_stay_json(engine: Engine) -> None:
