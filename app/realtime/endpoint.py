@@ -19,6 +19,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.db.driver import ConnectionLost
+from app.db.movelog import UnstorableMove
 from app.db.players import PlayerRecord
 from app.identity import same_origin, token_of
 from app.realtime.hub import Connection, close_socket
@@ -215,6 +216,8 @@ async def _handle(frame: str | bytes, connection: Connection, services: Services
             )
         except ActionRefused as refused:
             connection.send(error(refused.code, refused.message, request.ref))
+        except UnstorableMove as unstored:  # refused by the move log: the room goes on
+            connection.send(error(ErrorCode.ILLEGAL_ACTION, str(unstored), request.ref))
         except RoomError as refused:
             connection.send(error(ErrorCode.ILLEGAL_ACTION, refused.message, request.ref))
     elif isinstance(request, ChatMessage):

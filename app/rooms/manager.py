@@ -337,6 +337,7 @@ class RoomManager:
             if seat not in engine.to_act(state):
                 raise ActionRefused("not_your_turn", "It is not your turn.")
             try:
+                action = engine.parse_action(action)  # all that follows uses the canonical form
                 new_state = engine.apply(state, seat, action)
             except MalformedAction as error:
                 raise ActionRefused("bad_message", error.message) from None
