@@ -48,6 +48,10 @@ class Int(Kind):
         return value
 
 
+NUMBER = Int(-(2**31), 2**31 - 1)
+"""Any 32-bit whole number, for a value whose bounds are the rules' to judge (and explain)."""
+
+
 @dataclass(frozen=True)
 class Bool(Kind):
     def parse(self, value: Any, what: str) -> bool:

@@ -39,7 +39,7 @@ from games.absolute.cards import (
 )
 from games.absolute.groups import zero_card
 from games.base import Action, MalformedAction, Seat, State
-from games.wire import ActionSchema, Int, ListOf, OneOf
+from games.wire import NUMBER, ActionSchema, ListOf, OneOf
 
 DRAW_SOURCES = ("deck", "discard")
 
@@ -51,7 +51,7 @@ _GROUP = ListOf(_CARD, 1, len(ALL_CARDS))
 SCHEMA = ActionSchema(
     {
         "draw": {"source": OneOf(frozenset(DRAW_SOURCES), "'deck' or 'discard'")},
-        "swap": {"set": Int(1, 2**31 - 1), "give": _PART, "take": _PART},
+        "swap": {"set": NUMBER, "give": _PART, "take": _PART},
         "play": {"groups": ListOf(_GROUP, 1, len(ALL_CARDS))},
         "discard": {"card": _CARD},
         "hold": {},

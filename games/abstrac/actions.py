@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.base import Action, MalformedAction, Seat, State, expect_int, expect_type
-from games.wire import ActionSchema, Bool, Int
+from games.wire import NUMBER, ActionSchema, Bool
 
 ORDER = "order"
 TAKE = "take"
@@ -20,7 +20,7 @@ OVER = "over"
 MAX_TAKE = 3
 
 #: The wire form of both actions (see :mod:`games.wire`).
-SCHEMA = ActionSchema({ORDER: {"first": Bool()}, TAKE: {"count": Int(1, MAX_TAKE)}})
+SCHEMA = ActionSchema({ORDER: {"first": Bool()}, TAKE: {"count": NUMBER}})
 
 
 @dataclass(frozen=True)
