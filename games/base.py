@@ -15,7 +15,10 @@ import pickle
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
+
+if TYPE_CHECKING:
+    from games.wire import ActionSchema
 
 State: TypeAlias = dict[str, Any]
 Action: TypeAlias = dict[str, Any]
@@ -133,6 +136,7 @@ class Engine:
 
     info: ClassVar[GameInfo]
     version: ClassVar[str] = "1"
+    action_schema: ClassVar[ActionSchema]
 
     # -- options -----------------------------------------------------------------
     def check_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
@@ -148,6 +152,16 @@ class Engine:
                 f"{self.info.max_players} players, not {players}"
             )
         return {name: spec.check(options.get(name, spec.default)) for name, spec in known.items()}
+
+    # -- actions from outside ---------------------------------------------------------
+    def parse_action(self, raw: Any) -> Action:
+        """The canonical form of a client's action (known keys, right types, bounded size):
+        the only form the server applies, stores and sends. Raises :class:`MalformedAction`.
+
+        Every legal action is canonical: ``parse_action(a) == a``. ``apply`` does not call it
+        (bots and searches apply legal actions); the server calls it on what clients send.
+        """
+        return self.action_schema.parse(raw)
 
     # -- the contract --------------------------------------------------------------
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:

@@ -12,6 +12,12 @@ and ratings: several statements), the others (most) in one autocommitted INSERT 
 Neither waits for the other, so plain moves never queue behind a finish. A match has at
 most one move in the log at a time (its room waits for the commit), so the two are
 independent.
+
+One move fails alone. Its JSON (action, snapshot, outcome) is encoded in ``append``, before it
+joins a batch: one that does not encode is refused there with :class:`UnstorableMove`. A batch
+the database refuses for what it holds (not for a lost connection) is written again in halves,
+down to the move at fault, which alone hears :class:`UnstorableMove`. Each pipeline keeps its
+connection until the connection is found lost, then closes it: none is ever left checked out.
 """
 
 from __future__ import annotations
@@ -29,7 +35,8 @@ import orjson
 from asyncpg import Connection as AsyncpgConnection
 from sqlalchemy import bindparam, delete, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.driver import (
@@ -50,6 +57,14 @@ MAX_BATCH = 1000
 W = TypeVar("W", bound=Writer)
 
 
+class UnstorableMove(ValueError):
+    """A move the database cannot store: nothing of it was written, and its room goes on
+    without it. The message is for its player; the log has the details."""
+
+    def __init__(self) -> None:
+        super().__init__("This move could not be stored, so it was not made.")
+
+
 @dataclass
 class MoveCommit:
     room_id: str
@@ -63,6 +78,20 @@ class MoveCommit:
     done: asyncio.Future[bool] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
+    action_json: str = field(init=False, default="")  # set by ``MoveLog.append``
+
+    def encode(self) -> None:
+        """Encode the action, and check the snapshot and the outcome encode (as the writers
+        encode them); raises :class:`UnstorableMove`."""
+        try:
+            if self.snapshot is not None:
+                orjson.dumps(self.snapshot)
+            if self.end is not None:
+                orjson.dumps(self.end.outcome, option=orjson.OPT_NON_STR_KEYS)
+            self.action_json = orjson.dumps(self.action).decode()
+        except (TypeError, RecursionError) as error:  # orjson.JSONEncodeError is a TypeError
+            log.error("move %d of match %d does not encode: %s", self.seq, self.match_id, error)
+            raise UnstorableMove() from error
 
 
 class MoveLog:
@@ -106,6 +135,7 @@ class MoveLog:
         """Durably store one move; ``False`` if another process took that ``seq`` first."""
         if not self._tasks:
             raise RuntimeError("the move log is not running")
+        commit.encode()
         self._queues[commit.end is not None or commit.snapshot is not None].put_nowait(commit)
         return await commit.done
 
@@ -126,11 +156,22 @@ class MoveLog:
         """Commit a batch and tell each of its waiters how it went."""
         try:
             won = await self._commit_on(atomic, batch)
-        except Exception as error:  # the whole batch failed: every waiter hears why
-            log.exception("move batch of %d failed", len(batch))
-            for commit in batch:
-                if not commit.done.done():
-                    commit.done.set_exception(error)
+        except Exception as error:
+            if _out_of_reach(error):  # the whole batch failed: every waiter hears why
+                log.exception("move batch of %d failed", len(batch))
+                self._fail(batch, error)
+            elif len(batch) > 1:  # a move in it is at fault: the others are written
+                log.warning(
+                    "move batch of %d refused (%r): writing it in halves", len(batch), error
+                )
+                middle = len(batch) // 2
+                await self._settle(atomic, batch[:middle])
+                await self._settle(atomic, batch[middle:])
+            else:
+                log.error(
+                    "move %d of match %d refused", batch[0].seq, batch[0].match_id, exc_info=error
+                )
+                self._fail(batch, UnstorableMove())
             return
         self.batches += 1
         self.moves += len(won)
@@ -138,30 +179,35 @@ class MoveLog:
             if not commit.done.done():
                 commit.done.set_result((commit.match_id, commit.seq) in won)
 
+    @staticmethod
+    def _fail(batch: list[MoveCommit], error: Exception) -> None:
+        for commit in batch:
+            if not commit.done.done():
+                commit.done.set_exception(error)
+
     async def _commit_on(self, atomic: bool, batch: list[MoveCommit]) -> set[tuple[int, int]]:
         """Write on one of the log's own connections (kept between batches: no pool checkout
         and ping each time); a connection found dead (the database restarted) is replaced,
-        once."""
-        conn = self._conns.pop(atomic, None)
+        once. The connection stays the log's whatever fails (its transaction rolled back), but
+        for a lost one, which is closed: ``_run`` closes the rest when it stops."""
+        conn = self._conns.get(atomic)
         if conn is not None:
             try:
-                won = await self._write_in_transaction(conn, batch, atomic)
-                self._conns[atomic] = conn
-                return won
+                return await self._write_in_transaction(conn, batch, atomic)
             except DBAPIError as error:
                 if not error.connection_invalidated:
-                    self._conns[atomic] = conn
                     raise
+                del self._conns[atomic]
                 await conn.close()
             except ConnectionLost:
+                del self._conns[atomic]
                 await conn.invalidate()
                 await conn.close()
-        conn = await self._db.connect()
+        conn = self._conns[atomic] = await self._db.connect()
         if self._postgres or not atomic:
             # SQLAlchemy never opens a transaction on it: on Postgres the log drives its
             # transactions on the driver; moves alone are one INSERT, which commits by itself
             await conn.execution_options(isolation_level="AUTOCOMMIT")
-        self._conns[atomic] = conn
         return await self._write_in_transaction(conn, batch, atomic)
 
     async def _write_in_transaction(
@@ -238,10 +284,17 @@ async def _insert_on_driver(
         [c.match_id for c in batch],
         [c.seq for c in batch],
         [c.seat for c in batch],
-        [orjson.dumps(c.action).decode() for c in batch],
+        [c.action_json for c in batch],
         [c.at for c in batch],
     )
     return {(match_id, seq) for match_id, seq in rows}
+
+
+def _out_of_reach(error: BaseException) -> bool:
+    """The database failed, not what was written: a lost connection, the pool, the server."""
+    if isinstance(error, DBAPIError):
+        return error.connection_invalidated or isinstance(error, OperationalError)
+    return isinstance(error, ConnectionLost | OSError | PoolTimeout)
 
 
 async def finish_matches(conn: Writer, ends: list[MatchEnd], *, rate: bool) -> None:

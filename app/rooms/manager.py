@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db import matches as match_db
 from app.db import rooms as room_db
 from app.db.clock import iso, utcnow
-from app.db.movelog import MoveCommit, MoveLog
+from app.db.movelog import MoveCommit, MoveLog, UnstorableMove
 from app.db.players import PlayerRecord
 from app.db.startlog import StartLog
 from app.rooms import referee
@@ -542,6 +542,7 @@ class RoomManager:
         if seat not in engine.to_act(state):
             raise ActionRefused("not_your_turn", "It is not your turn.")
         try:
+            action = engine.parse_action(action)  # all that follows uses the canonical form
             new_state = engine.apply(state, seat, action)
         except MalformedAction as error:
             raise ActionRefused("bad_message", error.message) from None
@@ -563,7 +564,11 @@ class RoomManager:
             else runtime.match_end(ended, next_seq, at, self.snapshot_every),
             snapshot=new_state if next_seq % self.snapshot_every == 0 else None,
         )
-        if not await self.movelog.append(commit):
+        try:
+            stored = await self.movelog.append(commit)
+        except UnstorableMove as unstored:  # nothing was written: the room goes on as it was
+            raise ActionRefused("illegal_action", str(unstored)) from None
+        if not stored:
             runtime.catch_up(await match_db.load_moves(self.db, match.id, runtime.seq))
             runtime.settle()
             refusal = ActionRefused("stale", "Another move was made first; here is the table now.")

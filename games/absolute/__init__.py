@@ -39,6 +39,7 @@ META = GameInfo(
 class AbsoluteEngine(Engine):
     info = META
     version = "1"
+    action_schema = actions.SCHEMA
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))

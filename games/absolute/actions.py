@@ -39,8 +39,24 @@ from games.absolute.cards import (
 )
 from games.absolute.groups import zero_card
 from games.base import Action, MalformedAction, Seat, State
+from games.wire import NUMBER, ActionSchema, ListOf, OneOf
 
 DRAW_SOURCES = ("deck", "discard")
+
+_CARD = OneOf(frozenset(ALL_CARDS), "a card such as '+7S', '-0C' or '-10D'")
+_PART = ListOf(_CARD, 1, MAX_SWAP)
+_GROUP = ListOf(_CARD, 1, len(ALL_CARDS))
+
+#: The wire form of every action (see :mod:`games.wire`).
+SCHEMA = ActionSchema(
+    {
+        "draw": {"source": OneOf(frozenset(DRAW_SOURCES), "'deck' or 'discard'")},
+        "swap": {"set": NUMBER, "give": _PART, "take": _PART},
+        "play": {"groups": ListOf(_GROUP, 1, len(ALL_CARDS))},
+        "discard": {"card": _CARD},
+        "hold": {},
+    }
+)
 
 # -- parsing -------------------------------------------------------------------------------
 

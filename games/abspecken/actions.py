@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.abspecken import discards, phases
-from games.abspecken.cards import HAND_SIZE, VALUES, Card, counts_of
+from games.abspecken.cards import HAND_SIZE, SET_SIZE, VALUES, Card, counts_of
+from games.abspecken.meta import INFO
 from games.base import Action, MalformedAction, Seat, State, expect_int, expect_type
+from games.wire import ActionSchema, Bool, Int, ListOf, OneOf
 
 PICK = "pick"
 ROLL = "roll"
@@ -132,6 +134,27 @@ KIND: dict[type, str] = {
     Give: GIVE,
     Refill: REFILL,
 }
+
+_CARD = Int(min(VALUES), max(VALUES))
+_SEAT = Int(0, INFO.max_players - 1)
+
+#: The wire form of every action (see :mod:`games.wire`).
+SCHEMA = ActionSchema(
+    {
+        PICK: {"cards": ListOf(_CARD, 0, HAND_SIZE)},
+        ROLL: {"piggy": Bool()},
+        GIFT: {"card": _CARD, "to": _SEAT},
+        NO_GIFT: {},
+        DISCARD: {
+            "option": OneOf(frozenset({discards.SUM, discards.DIE}), '"sum" or "die"'),
+            "cards": ListOf(_CARD, 1, SET_SIZE * INFO.max_players),
+        },
+        CANNOT: {},
+        TAKE: {"from": _SEAT},
+        GIVE: {"to": _SEAT, "card": _CARD},
+        REFILL: {"cards": ListOf(_CARD, 0, HAND_SIZE)},
+    }
+)
 
 
 def _card(value: Any, what: str) -> Card:

@@ -11,7 +11,16 @@ from games.abspecken import determinize as det
 from games.abspecken import fallback, phases, rules, scoring
 from games.abspecken import view as view_mod
 from games.abspecken.meta import INFO
-from games.base import Action, Engine, GameInfo, Outcome, Seat, State, check_turn
+from games.base import (
+    Action,
+    Engine,
+    GameInfo,
+    InvalidOptions,
+    Outcome,
+    Seat,
+    State,
+    check_turn,
+)
 
 #: Actions whose content only the actor may see (the secret pick and decision).
 SECRET_ACTIONS = frozenset({act.PICK, act.DISCARD, act.CANNOT})
@@ -20,6 +29,13 @@ SECRET_ACTIONS = frozenset({act.PICK, act.DISCARD, act.CANNOT})
 class Abspecken(Engine):
     info: GameInfo = INFO
     version = "1"
+    action_schema = act.SCHEMA
+
+    def check_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
+        checked = super().check_options(options, players)
+        if checked["first_roller"] >= players:
+            raise InvalidOptions(f"option 'first_roller' must be a seat from 0 to {players - 1}")
+        return checked
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))

@@ -36,7 +36,6 @@ from games.abspecken.cards import HAND_SIZE, add, contains, counts_of, full_pile
 from games.abspecken.meta import SOURCE_CHOOSES, SPEED
 from games.base import (
     IllegalAction,
-    InvalidOptions,
     Seat,
     State,
     draw_rng,
@@ -46,8 +45,6 @@ from games.base import (
 
 
 def setup(players: int, seed: int, options: Mapping[str, Any]) -> State:
-    if options["first_roller"] >= players:
-        raise InvalidOptions(f"option 'first_roller' must be a seat from 0 to {players - 1}")
     state: State = {
         "players": players,
         "rng": new_rng_state(seed),

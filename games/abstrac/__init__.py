@@ -49,6 +49,7 @@ META = GameInfo(
 class AbstracEngine(Engine):
     info = META
     version = "1"
+    action_schema = actions.SCHEMA
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         checked = self.check_options(options, players)

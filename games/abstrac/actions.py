@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.base import Action, MalformedAction, Seat, State, expect_int, expect_type
+from games.wire import NUMBER, ActionSchema, Bool
 
 ORDER = "order"
 TAKE = "take"
@@ -17,6 +18,9 @@ CHOOSE_ORDER = "choose_order"
 TAKING = "taking"
 OVER = "over"
 MAX_TAKE = 3
+
+#: The wire form of both actions (see :mod:`games.wire`).
+SCHEMA = ActionSchema({ORDER: {"first": Bool()}, TAKE: {"count": NUMBER}})
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ META = GameInfo(
 class BalanceEngine(Engine):
     info = META
     version = "1"
+    action_schema = actions.SCHEMA
 
     def check_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         checked = super().check_options(options, players)

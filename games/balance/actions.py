@@ -7,12 +7,23 @@ player when the turn begins), so it is no action.
 
 from __future__ import annotations
 
-from games.balance.cards import Card, card_name, is_card
+from games.balance.cards import ALL_CARDS, Card, card_name, is_card
 from games.balance.scoring import play_result
 from games.base import Action, IllegalAction, MalformedAction, Seat, State, expect_int
+from games.wire import ActionSchema, OneOf
 
 PLAY = "play"
 DIRECTIONS: tuple[int, ...] = (1, -1)
+
+#: The wire form of the one action (see :mod:`games.wire`).
+SCHEMA = ActionSchema(
+    {
+        PLAY: {
+            "card": OneOf(frozenset(ALL_CARDS), 'a card such as "7H"'),
+            "direction": OneOf(frozenset(DIRECTIONS), "1 (add) or -1 (subtract)"),
+        }
+    }
+)
 
 
 def play(card: Card, direction: int) -> Action:

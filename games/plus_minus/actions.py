@@ -17,11 +17,27 @@ from itertools import combinations
 from typing import Any
 
 from games.base import Action, MalformedAction, State, expect_int, require
-from games.plus_minus.cards import fits, is_card, sort_cards
+from games.plus_minus.cards import DECK, fits, is_card, sort_cards
+from games.wire import ActionSchema, Int, ListOf, OneOf
 
 STACKS: tuple[str, ...] = ("plus", "minus")
 
 Stack = tuple[int, str]
+
+MAX_PLAYERS = 6
+_CARD = OneOf(frozenset(DECK), "a card such as '7H', '10S' or 'QD'")
+_SEAT = Int(0, MAX_PLAYERS - 1)
+_STACK = OneOf(frozenset(STACKS), "'plus' or 'minus'")
+
+#: The wire form of every action (see :mod:`games.wire`).
+SCHEMA = ActionSchema(
+    {
+        "play": {"card": _CARD, "seat": _SEAT, "stack": _STACK},
+        "swap": {"a_seat": _SEAT, "a_stack": _STACK, "b_seat": _SEAT, "b_stack": _STACK},
+        "king": {"seats": ListOf(_SEAT, 2, 2)},
+        "pass": {"card": _CARD, "to": _SEAT},
+    }
+)
 
 
 def parse_card(action: Action) -> str:

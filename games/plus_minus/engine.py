@@ -23,7 +23,7 @@ META = GameInfo(
     id="plus_minus",
     title="Plus & Minus",
     min_players=3,
-    max_players=6,
+    max_players=actions.MAX_PLAYERS,
     summary=(
         "Play cards of the same or a neighbouring rank on anyone's Plus and Minus stacks; "
         "5s, 10s and Kings shake up the table. One round per dealer; highest total wins."
@@ -43,6 +43,7 @@ META = GameInfo(
 class PlusMinusEngine(Engine):
     info = META
     version = "1"
+    action_schema = actions.SCHEMA
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))

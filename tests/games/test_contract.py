@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
-from games import REGISTRY, IllegalAction
-from games.base import Engine, State
+from games import REGISTRY, IllegalAction, InvalidOptions, MalformedAction
+from games.base import Engine, OptionSpec, State
 from tests.games.playout import player_counts, random_playout
 
 ENGINES = sorted(REGISTRY.items())
@@ -33,6 +34,33 @@ def test_default_options_are_valid(engine: Engine) -> None:
     for players in player_counts(engine):
         options = engine.check_options({}, players)
         assert set(options) == {o.name for o in engine.info.options}
+
+
+def _edge_values(spec: OptionSpec) -> list[Any]:
+    if spec.type == "bool":
+        return [False, True]
+    if spec.type == "choice":
+        return list(spec.choices)
+    low = spec.min if spec.min is not None else spec.default - 10
+    high = spec.max if spec.max is not None else spec.default + 10
+    return sorted({low, low + 1, spec.default, high - 1, high})
+
+
+def test_options_accepted_are_options_a_match_starts_with(engine: Engine) -> None:
+    """What ``check_options`` accepts (a room is created with it) ``setup`` starts, for any
+    table size: constraints across options or on the player count are checked up front."""
+    specs = engine.info.options
+    for players in range(engine.info.min_players, engine.info.max_players + 1):
+        for spec in specs:
+            for value in _edge_values(spec):
+                for base in ({}, {other.name: _edge_values(other)[-1] for other in specs}):
+                    options = {**base, spec.name: value}
+                    try:
+                        checked = engine.check_options(options, players)
+                    except InvalidOptions:
+                        continue
+                    state = engine.setup(players, 1, checked)
+                    assert engine.to_act(state), (players, options)
 
 
 def test_random_playouts_end_and_stay_json(engine: Engine) -> None:
@@ -83,6 +111,39 @@ def test_legal_actions_are_empty_off_turn_and_all_apply(engine: Engine) -> None:
                 continue
             for action in legal[:30]:
                 engine.apply(state, seat, action)
+
+
+def test_legal_actions_are_canonical(engine: Engine) -> None:
+    """Every legal action is its own canonical form: parsing it (as the server parses what a
+    client sends) gives it back, as a fresh value."""
+    checked = 0
+    for seed in range(6):
+        players = player_counts(engine)[seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, 400 + seed)
+        for state in trace.states[:: max(1, len(trace.states) // 30)]:
+            for seat in engine.to_act(state):
+                for action in engine.legal_actions(state, seat):
+                    parsed = engine.parse_action(action)
+                    assert parsed == action
+                    assert parsed is not action
+                    checked += 1
+        for _, action in trace.actions:  # every action played, whatever its state
+            assert engine.parse_action(json.loads(json.dumps(action))) == action
+    assert checked
+
+
+def test_parse_action_refuses_what_is_not_canonical(engine: Engine) -> None:
+    state = engine.setup(player_counts(engine)[-1], 3, None)
+    action = engine.legal_actions(state, min(engine.to_act(state)))[0]
+    for junk in (
+        {**action, "x": 1},
+        dict(list(action.items())[:-1]),  # its last key left out (or its type)
+        {**action, "type": action["type"] + "!"},
+        [action],
+        None,
+    ):
+        with pytest.raises(MalformedAction):
+            engine.parse_action(junk)
 
 
 def test_out_of_turn_and_garbage_are_refused(engine: Engine) -> None:
