@@ -51,6 +51,7 @@ async def _matches(db: AsyncEngine) -> list[int]:
                 "game": "abstrac",
                 "options": {},
                 "seat_count": 2,
+                "filled": 2,  # a playing room is full (migration 0004)
                 "status": "playing",
                 "host_id": 1,
                 "created_at": NOW,
