@@ -15,6 +15,7 @@ from starlette.types import ASGIApp
 from app.api import games, matches, players, ratings, rooms
 from app.api.errors import RefuseNulBytes
 from app.api.errors import install as install_error_handlers
+from app.api.guards import LimitBodies
 from app.identity import REDACT_QUERY_TOKENS
 from app.realtime.endpoint import RoomSockets
 from app.services import Services
@@ -51,4 +52,5 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
 
     # Room sockets first: each coroutine a socket waits in costs memory for its whole life.
     # The room id and the token are looked up, never stored, so a NUL in them is harmless.
-    return RoomSockets(RefuseNulBytes(app), lambda: app.state.services)
+    guarded = LimitBodies(RefuseNulBytes(app), settings.max_body_bytes)
+    return RoomSockets(guarded, lambda: app.state.services)

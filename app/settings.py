@@ -31,6 +31,8 @@ class Settings(BaseSettings):
     max_frame_bytes: int = 16 * 1024
     messages_per_second: float = 20.0
     message_burst: int = 40
+    # Without the proxy in front (deploy/), nothing else caps what a client may send.
+    max_body_bytes: int = Field(64 * 1024, ge=1)
     host: str = "127.0.0.1"
     port: int = 8000
 

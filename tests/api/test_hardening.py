@@ -4,8 +4,18 @@ are refused (never a 500), and cross-site requests are turned away."""
 
 from __future__ import annotations
 
+import json
+import socket
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+
 from tests.api.play import play_bots, start, wait_finished
 from tests.clients import Guest
+from tests.server import private_server
+
+MAX_BODY = 64 * 1024
 
 
 # -- 6: a private room's id is never shown -----------------------------------------------------
@@ -53,3 +63,54 @@ def test_match_history_never_shows_a_private_rooms_id(live_server: str) -> None:
     for page in ("/matches", f"/matches/{finished}", f"/players/{host.id}"):
         shell = host.http.get(page)
         assert shell.status_code == 200 and hidden_room not in shell.text, page
+
+
+# -- 9: a body limit ---------------------------------------------------------------------------
+def exchange(base_url: str, head: str, body: bytes = b"") -> tuple[int, dict[str, object]]:
+    """Send a raw request head and ``body`` (which may be cut short), then read the answer:
+    the server must answer without waiting for the rest of the body."""
+    address = urlsplit(base_url)
+    with socket.create_connection((address.hostname, address.port), timeout=10) as raw:
+        raw.sendall(head.replace("\n", "\r\n").encode() + b"\r\n" + body)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = raw.recv(65536)
+            assert chunk, f"the server hung up without an answer: {answer!r}"
+            answer += chunk
+        header, _, content = answer.partition(b"\r\n\r\n")
+        lines = header.decode("latin-1").split("\r\n")
+        fields = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        while len(content) < int(fields["content-length"]):
+            content += raw.recv(65536)
+    return int(lines[0].split()[1]), json.loads(content)
+
+
+def post_head(base_url: str, length: str) -> str:
+    host = urlsplit(base_url).netloc
+    return f"POST /api/players HTTP/1.1\nHost: {host}\nContent-Type: application/json\n{length}\n"
+
+
+def test_a_body_declared_too_large_is_refused_before_it_is_sent(live_server: str) -> None:
+    status, body = exchange(live_server, post_head(live_server, "Content-Length: 20000000"))
+    assert status == 413 and body["error"]["code"] == "too_large"
+
+
+def test_a_chunked_body_is_refused_as_it_streams_past_the_limit(live_server: str) -> None:
+    payload = b'{"name": "' + b"x" * MAX_BODY
+    pieces = [payload[at : at + 16384] for at in range(0, len(payload), 16384)]
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in pieces)
+    head = post_head(live_server, "Transfer-Encoding: chunked")
+    status, body = exchange(live_server, head, chunks)  # no last chunk: the body never ends
+    assert status == 413 and body["error"]["code"] == "too_large"
+
+
+def test_a_body_under_the_limit_is_read_as_before(live_server: str) -> None:
+    answer = httpx.post(f"{live_server}/api/players", json={"name": "x" * (MAX_BODY - 100)})
+    assert answer.status_code == 422 and answer.json()["error"]["code"] == "invalid_request"
+
+
+def test_the_body_limit_is_a_setting(tmp_path: Path) -> None:
+    with private_server(tmp_path, {"CARDROOM_MAX_BODY_BYTES": "1000"}) as server:
+        url = f"{server.url}/api/players"
+        assert httpx.post(url, json={"name": "y" * 1000}).status_code == 413
+        assert httpx.post(url, json={"name": "Short"}).status_code == 201
