@@ -13,6 +13,7 @@ from pydantic import BaseModel, StringConstraints
 
 from app.api.deps import PlayerDep, ServicesDep
 from app.api.errors import ApiError
+from app.api.params import PathId
 from app.db.history import player_stats, search_players
 from app.db.players import create_player, player_by_id
 from app.identity import COOKIE_NAME
@@ -55,7 +56,7 @@ async def me(player: PlayerDep) -> dict[str, object]:
 
 
 @router.get("/players/{player_id}")
-async def profile(player_id: int, services: ServicesDep) -> dict[str, object]:
+async def profile(player_id: PathId, services: ServicesDep) -> dict[str, object]:
     player = await player_by_id(services.db, player_id)
     if player is None:
         raise ApiError(404, "not_found", "No such player.")
@@ -72,7 +73,7 @@ async def find_players(
 
 
 @router.get("/players/{player_id}/stats")
-async def stats(player_id: int, services: ServicesDep) -> dict[str, Any]:
+async def stats(player_id: PathId, services: ServicesDep) -> dict[str, Any]:
     found = await player_stats(services.db, player_id)
     if found is None:
         raise ApiError(404, "not_found", "No such player.")

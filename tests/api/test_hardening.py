@@ -10,12 +10,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+import pytest
 
 from tests.api.play import play_bots, start, wait_finished
 from tests.clients import Guest
 from tests.server import private_server
 
 MAX_BODY = 64 * 1024
+HUGE_NUMBERS = (2**31, 2**63, 2**64, 10**30)
 
 
 # -- 6: a private room's id is never shown -----------------------------------------------------
@@ -114,3 +116,54 @@ def test_the_body_limit_is_a_setting(tmp_path: Path) -> None:
         url = f"{server.url}/api/players"
         assert httpx.post(url, json={"name": "y" * 1000}).status_code == 413
         assert httpx.post(url, json={"name": "Short"}).status_code == 201
+
+
+# -- 10: numbers and dates out of range --------------------------------------------------------
+@pytest.fixture(scope="module")
+def guest(live_server: str) -> Guest:
+    return Guest(live_server, "Ranger")
+
+
+def test_ids_out_of_range_in_a_path_are_not_found(guest: Guest) -> None:
+    room_id = guest.create_room()["id"]
+    for number in (*HUGE_NUMBERS, 0, -1, -(2**63) - 1):
+        for method, path in (
+            ("GET", f"/api/matches/{number}"),
+            ("GET", f"/api/matches/{number}/replay"),
+            ("GET", f"/api/matches/{number}/replay/0"),
+            ("GET", f"/api/matches/1/replay/{number}"),
+            ("GET", f"/api/players/{number}"),
+            ("GET", f"/api/players/{number}/stats"),
+            ("POST", f"/api/rooms/{room_id}/seats/{number}"),
+            ("POST", f"/api/rooms/{room_id}/seats/{number}/bot"),
+            ("DELETE", f"/api/rooms/{room_id}/seats/{number}"),
+        ):
+            if number == 0 and ("/seats/" in path or path.startswith("/api/matches/1/")):
+                continue  # seat 0 and move 0 exist
+            answer = guest.http.request(method, path)
+            assert answer.status_code == 404, (method, path, answer.text)
+            assert answer.json()["error"]["code"] == "not_found", (method, path)
+
+
+def test_ids_out_of_range_in_a_filter_are_refused(guest: Guest) -> None:
+    for number in (*HUGE_NUMBERS, 0, -1):
+        for name in ("player", "before", "after"):
+            answer = guest.http.get("/api/matches", params={name: number})
+            assert answer.status_code == 422, (name, number, answer.text)
+            assert answer.json()["error"]["code"] == "invalid_request"
+
+
+def test_dates_out_of_range_are_clamped(guest: Guest) -> None:
+    match_id = play_bots(guest, "abstrac", ("easy", "easy"))
+    for params in (
+        {"since": "0001-01-01"},
+        {"until": "9999-12-31"},
+        {"since": "0001-01-01T00:00:00+14:00", "until": "9999-12-31T23:59:59-14:00"},
+        {"since": "1000-06-01", "until": "9000-01-01"},
+    ):
+        answer = guest.http.get("/api/matches", params={"limit": 200, **params})
+        assert answer.status_code == 200, (params, answer.text)
+        assert match_id in [m["id"] for m in answer.json()], params
+    for params in ({"since": "9999-12-31"}, {"until": "0001-01-01"}, {"since": "9999-12-31T23:59"}):
+        answer = guest.http.get("/api/matches", params=params)
+        assert answer.status_code == 200 and answer.json() == [], (params, answer.text)
