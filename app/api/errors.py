@@ -25,6 +25,7 @@ HTTP_CODES = {
     405: "method_not_allowed",
     409: "conflict",
     413: "too_large",
+    415: "unsupported_media_type",
     422: "invalid_request",
     429: "rate_limited",
 }

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.errors import error_response
+from app.identity import same_origin
+
+SAFE_METHODS = frozenset(("GET", "HEAD", "OPTIONS"))
 
 
 def header(scope: Scope, name: bytes) -> str | None:
@@ -49,3 +54,41 @@ class LimitBodies:
     @property
     def message(self) -> str:
         return f"A request body holds at most {self.max_bytes} bytes."
+
+
+class RefuseCrossSite:
+    """An unsafe request (any method but GET, HEAD and OPTIONS) sent by another site's page
+    answers 403 ``forbidden_origin``; one with a body must say it is JSON, else 415
+    ``unsupported_media_type``. A form or a ``text/plain`` fetch needs no CORS preflight, so
+    without these checks another site's page could act with a visitor's cookie."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: list[str]) -> None:
+        self.app = app
+        self.allowed_origins = allowed_origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            refusal = self.refusal(scope)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def refusal(self, scope: Scope) -> Response | None:
+        if not same_origin(HTTPConnection(scope), self.allowed_origins):
+            return error_response(403, "forbidden_origin", "This request comes from another site.")
+        if has_body(scope) and not is_json(header(scope, b"content-type")):
+            return error_response(
+                415, "unsupported_media_type", "A request body is JSON (application/json)."
+            )
+        return None
+
+
+def has_body(scope: Scope) -> bool:
+    length = header(scope, b"content-length")
+    chunked = header(scope, b"transfer-encoding") is not None
+    return chunked or (length is not None and length.strip() != "0")
+
+
+def is_json(content_type: str | None) -> bool:
+    return (content_type or "").partition(";")[0].strip().lower() == "application/json"

@@ -111,11 +111,23 @@ def test_a_body_under_the_limit_is_read_as_before(live_server: str) -> None:
     assert answer.status_code == 422 and answer.json()["error"]["code"] == "invalid_request"
 
 
-def test_the_body_limit_is_a_setting(tmp_path: Path) -> None:
-    with private_server(tmp_path, {"CARDROOM_MAX_BODY_BYTES": "1000"}) as server:
+def test_the_body_limit_and_allowed_origins_are_settings(tmp_path: Path) -> None:
+    env = {
+        "CARDROOM_MAX_BODY_BYTES": "1000",
+        "CARDROOM_ALLOWED_ORIGINS": '["https://play.example"]',
+    }
+    with private_server(tmp_path, env) as server:
         url = f"{server.url}/api/players"
         assert httpx.post(url, json={"name": "y" * 1000}).status_code == 413
         assert httpx.post(url, json={"name": "Short"}).status_code == 201
+        for origin, status in (
+            ("https://play.example", 201),
+            ("https://PLAY.example:443", 201),
+            ("http://play.example", 403),
+            ("https://play.example:8443", 403),
+        ):
+            answer = httpx.post(url, json={"name": "Framed"}, headers={"Origin": origin})
+            assert answer.status_code == status, origin
 
 
 # -- 10: numbers and dates out of range --------------------------------------------------------
@@ -167,3 +179,71 @@ def test_dates_out_of_range_are_clamped(guest: Guest) -> None:
     for params in ({"since": "9999-12-31"}, {"until": "0001-01-01"}, {"since": "9999-12-31T23:59"}):
         answer = guest.http.get("/api/matches", params=params)
         assert answer.status_code == 200 and answer.json() == [], (params, answer.text)
+
+
+# -- 12: cross-site requests -------------------------------------------------------------------
+def test_unsafe_requests_from_a_foreign_origin_are_forbidden(live_server: str) -> None:
+    host = Guest(live_server, "Sited")
+    room = {"game": "abstrac", "seats": 2}
+    own = urlsplit(live_server)
+    for headers in (
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},
+        {"Origin": f"https://{own.netloc}"},  # another scheme is another origin
+        {"Origin": f"http://{own.hostname}:{own.port + 1}"},
+        {"Referer": "http://evil.example/page"},
+        {"Origin": live_server, "X-Forwarded-Proto": "https"},
+    ):
+        answer = host.http.post("/api/rooms", json=room, headers=headers)
+        assert answer.status_code == 403, (headers, answer.text)
+        assert answer.json()["error"]["code"] == "forbidden_origin", headers
+    for headers in (
+        {},
+        {"Origin": live_server},
+        {"Origin": live_server.upper()},
+        {"Referer": f"{live_server}/"},
+        {"Origin": f"https://{own.netloc}", "X-Forwarded-Proto": "https"},
+        {"Origin": "http://cards.example", "Host": "cards.example:80"},
+    ):
+        answer = host.http.post("/api/rooms", json=room, headers=headers)
+        assert answer.status_code == 201, (headers, answer.text)
+    room_id = answer.json()["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    forged = host.http.delete(
+        f"/api/rooms/{room_id}/seats/0", headers={"Origin": "http://evil.example"}
+    )
+    assert forged.status_code == 403 and forged.json()["error"]["code"] == "forbidden_origin"
+    assert host.http.get("/api/me", headers={"Origin": "http://evil.example"}).status_code == 200
+
+
+def test_unsafe_requests_with_a_body_must_send_json(live_server: str) -> None:
+    host = Guest(live_server, "Typed")
+    room_id = host.create_room()["id"]
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
+        for path in ("/api/players", f"/api/rooms/{room_id}/seats/0"):
+            answer = host.http.post(
+                path, content=b'{"name": "Plain"}', headers={"Content-Type": content_type}
+            )
+            assert answer.status_code == 415, (path, content_type, answer.text)
+            assert answer.json()["error"]["code"] == "unsupported_media_type"
+    assert host.http.post(f"/api/rooms/{room_id}/seats/0", content=b"x").status_code == 415
+    assert host.http.post(f"/api/rooms/{room_id}/seats/0").status_code == 200  # no body
+    typed = host.http.post(
+        "/api/players",
+        content=b'{"name": "Charset"}',
+        headers={"Content-Type": "Application/JSON; charset=utf-8"},
+    )
+    assert typed.status_code == 201
+
+
+def test_pages_cannot_be_framed_and_nothing_is_sniffed(live_server: str) -> None:
+    for page in ("/", "/matches", "/matches/1", "/players/1", "/rooms/abc"):
+        answer = httpx.get(f"{live_server}{page}")
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html")
+        policy = answer.headers["content-security-policy"]
+        assert "frame-ancestors 'self'" in policy and "object-src 'none'" in policy, page
+        assert answer.headers["x-frame-options"] == "SAMEORIGIN"
+        assert answer.headers["x-content-type-options"] == "nosniff"
+    for path in ("/api/games", "/static/js/api.js", "/api/rooms/none", "/healthz", "/nowhere"):
+        answer = httpx.get(f"{live_server}{path}")
+        assert answer.headers["x-content-type-options"] == "nosniff", path
