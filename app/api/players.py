@@ -17,6 +17,7 @@ from app.api.params import PathId
 from app.db.history import player_stats, search_players
 from app.db.players import create_player, player_by_id
 from app.identity import COOKIE_NAME
+from app.text import UnfitText, clean_text
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -28,12 +29,10 @@ class NewPlayer(BaseModel):
 
 
 def clean_name(raw: str) -> str:
-    name = " ".join(raw.split())
-    if not 1 <= len(name) <= 32:
-        raise ApiError(422, "invalid_name", "A name has 1 to 32 characters.")
-    if any(not ch.isprintable() for ch in name):
-        raise ApiError(422, "invalid_name", "A name cannot hold control characters.")
-    return name
+    try:
+        return clean_text(raw, what="name", longest=32)
+    except UnfitText as unfit:
+        raise ApiError(422, "invalid_name", str(unfit)) from None
 
 
 @router.post("/players", status_code=201)
