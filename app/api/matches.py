@@ -2,8 +2,8 @@
 
 Beside the contract: ``GET /api/matches`` also takes ``after`` (a newer page), ``since`` /
 ``until`` (ISO dates or times, on ``started_at``; a date ``until`` includes that whole day),
-``result`` (win|loss|draw of the ``player``) and ``status`` (playing|finished); dates before
-1970 or after 9998 count as those years' ends, so ``since=0001-01-01`` is "from the start". ``GET
+``result`` (win|loss|draw of the ``player``) and ``status`` (playing|finished); dates are
+clamped to 1970-01-01 .. 9999-01-01, so ``since=0001-01-01`` means from the start. ``GET
 /api/matches/{id}/replay/{seq}`` also answers ``views`` (each seat's own view then), ``lasts``
 (the last action as each seat saw it), ``to_act``, ``last``, ``over`` and ``outcome``.
 """
