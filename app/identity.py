@@ -1,4 +1,5 @@
-"""Who is calling: the guest token from the cookie, a Bearer header or ``?token=``."""
+"""Who is calling: the guest token from the cookie, a Bearer header or ``?token=``, and from
+which site's page."""
 
 from __future__ import annotations
 
@@ -24,14 +25,39 @@ def token_of(connection: HTTPConnection, *, allow_query: bool = False) -> str | 
     return None
 
 
+# an origin as browsers compare them: (http|https, host in lower case, port)
+Origin = tuple[str, str, int]
+WEB_SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def parse_origin(url: str) -> Origin | None:
+    """The origin of ``url``, the default port filled in; a socket's ws / wss count as http /
+    https. ``None`` for anything else (``null``, a malformed port)."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = WEB_SCHEMES.get(parts.scheme)
+    if scheme is None or not parts.hostname:
+        return None
+    return scheme, parts.hostname, port or DEFAULT_PORTS[scheme]
+
+
 def same_origin(connection: HTTPConnection, allowed: list[str]) -> bool:
-    """Browsers always send ``Origin`` on a WebSocket upgrade; scripts may leave it out."""
-    origin = connection.headers.get("origin")
+    """Whether the browser's page that sent the request is this site's (its scheme, as the
+    proxy told uvicorn, its Host) or one of ``allowed``: by the ``Origin`` header, else the
+    ``Referer``. Browsers send ``Origin`` on every socket upgrade and unsafe request; a script
+    may send neither, and is let through."""
+    claimed = connection.headers.get("origin") or connection.headers.get("referer")
+    if claimed is None:
+        return True
+    origin = parse_origin(claimed)
     if origin is None:
-        return True
-    if origin in allowed:
-        return True
-    return urlsplit(origin).netloc.lower() == connection.headers.get("host", "").lower()
+        return False
+    own = parse_origin(f"{connection.scope['scheme']}://{connection.headers.get('host', '')}")
+    return origin == own or origin in {parse_origin(url) for url in allowed}
 
 
 QUERY_TOKEN = re.compile(r"(?<=[?&]token=)[^&\s\"]+")

@@ -15,11 +15,13 @@ from starlette.types import ASGIApp
 from app.api import games, matches, players, ratings, rooms
 from app.api.errors import RefuseNulBytes
 from app.api.errors import install as install_error_handlers
+from app.api.guards import LimitBodies, RefuseCrossSite
 from app.identity import REDACT_QUERY_TOKENS
 from app.realtime.endpoint import RoomSockets
 from app.services import Services
 from app.settings import Settings, get_settings
 from app.web import pages
+from app.web.headers import SecurityHeaders
 
 
 def create_app(settings: Settings | None = None) -> ASGIApp:
@@ -54,6 +56,9 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
             "loads_under_way": manager.loads_under_way,
         }
 
-    # Room sockets first: each coroutine a socket waits in costs memory for its whole life.
-    # The room id and the token are looked up, never stored, so a NUL in them is harmless.
-    return RoomSockets(RefuseNulBytes(app), lambda: app.state.services)
+    # Room sockets first: each coroutine a socket waits in costs memory for its whole life, so
+    # no wrapper below is on their path (the socket checks its origin itself). The room id and
+    # the token are looked up, never stored, so a NUL in them is harmless.
+    guarded = RefuseCrossSite(RefuseNulBytes(app), settings.allowed_origins)
+    guarded = LimitBodies(guarded, settings.max_body_bytes)
+    return RoomSockets(SecurityHeaders(guarded), lambda: app.state.services)

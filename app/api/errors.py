@@ -25,9 +25,13 @@ HTTP_CODES = {
     405: "method_not_allowed",
     409: "conflict",
     413: "too_large",
+    415: "unsupported_media_type",
     422: "invalid_request",
     429: "rate_limited",
 }
+
+# a path's number outside its range (app.api.params) names nothing: 404, not 422
+OUT_OF_RANGE = ("greater_than_equal", "less_than_equal")
 
 
 class ApiError(Exception):
@@ -103,6 +107,8 @@ def install(app: FastAPI) -> None:
         if any(p.get("type") == "json_invalid" for p in problems):
             return error_response(400, "bad_json", "The request body is not valid JSON.")
         first = problems[0] if problems else {}
+        if first.get("loc", ("",))[0] == "path" and first.get("type") in OUT_OF_RANGE:
+            return error_response(404, "not_found", "Nothing has that number.")
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
         message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "")
         return error_response(422, "invalid_request", message or "The request is not valid.")

@@ -2,7 +2,8 @@
 
 Beside the contract: ``GET /api/matches`` also takes ``after`` (a newer page), ``since`` /
 ``until`` (ISO dates or times, on ``started_at``; a date ``until`` includes that whole day),
-``result`` (win|loss|draw of the ``player``) and ``status`` (playing|finished). ``GET
+``result`` (win|loss|draw of the ``player``) and ``status`` (playing|finished); dates are
+clamped to 1970-01-01 .. 9999-01-01, so ``since=0001-01-01`` means from the start. ``GET
 /api/matches/{id}/replay/{seq}`` also answers ``views`` (each seat's own view then), ``lasts``
 (the last action as each seat saw it), ``to_act``, ``last``, ``over`` and ``outcome``.
 """
@@ -18,6 +19,7 @@ from fastapi import APIRouter, Query
 
 from app.api.deps import ServicesDep
 from app.api.errors import ApiError
+from app.api.params import PathId, PathNumber, QueryId
 from app.db.clock import iso
 from app.db.history import list_matches, match_summary
 from app.db.matches import MatchRecord, MoveRow, load_match, load_moves
@@ -27,34 +29,44 @@ from games.base import Engine, State
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
+# Moments are clamped to these: far enough from the ends of ``datetime`` that a time zone, a
+# whole day and the history's clock slack can be added to them without overflowing.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 1, 1, tzinfo=UTC)
+
 
 def parse_moment(raw: str | None, name: str, *, end_of_day: bool) -> datetime | None:
     """An ISO date (``2025-03-01``) or date-time; naive times are UTC. A date ``until``
-    means the end of that day."""
+    means the end of that day. Clamped to ``EARLIEST`` .. ``LATEST``."""
     if raw is None or not raw.strip():
         return None
     text = raw.strip()
+    whole_day = len(text) == 10
     try:
-        if len(text) == 10:
-            day = date.fromisoformat(text)
-            moment = datetime.combine(day, time(), tzinfo=UTC)
-            return moment + timedelta(days=1) if end_of_day else moment
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        if whole_day:
+            moment = datetime.combine(date.fromisoformat(text), time())
+        else:
+            moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         raise ApiError(
             422, "invalid_request", f"{name}: expected an ISO date like 2025-03-01, got {raw!r}."
         ) from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    if moment.year < EARLIEST.year:
+        return EARLIEST
+    if moment.year >= LATEST.year:
+        return LATEST
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return moment + timedelta(days=1) if whole_day and end_of_day else moment
 
 
 @router.get("")
 async def history(
     services: ServicesDep,
-    player: int | None = None,
+    player: QueryId = None,
     game: Annotated[str | None, Query(max_length=32)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    before: int | None = None,
-    after: int | None = None,
+    before: QueryId = None,
+    after: QueryId = None,
     since: Annotated[str | None, Query(max_length=40)] = None,
     until: Annotated[str | None, Query(max_length=40)] = None,
     result: Literal["win", "loss", "draw"] | None = None,
@@ -83,7 +95,7 @@ async def history(
 
 
 @router.get("/{match_id}")
-async def match(match_id: int, services: ServicesDep) -> dict[str, Any]:
+async def match(match_id: PathId, services: ServicesDep) -> dict[str, Any]:
     summary = await match_summary(services.db, match_id)
     if summary is None:
         raise ApiError(404, "not_found", "No such match.")
@@ -168,7 +180,7 @@ async def _replay(services: ServicesDep, match_id: int) -> Replay:
 
 
 @router.get("/{match_id}/replay")
-async def replay(match_id: int, services: ServicesDep) -> dict[str, Any]:
+async def replay(match_id: PathId, services: ServicesDep) -> dict[str, Any]:
     found = await _replay(services, match_id)
     return {
         "seed": found.record.seed,
@@ -181,7 +193,7 @@ async def replay(match_id: int, services: ServicesDep) -> dict[str, Any]:
 
 
 @router.get("/{match_id}/replay/{seq}")
-async def replay_at(match_id: int, seq: int, services: ServicesDep) -> dict[str, Any]:
+async def replay_at(match_id: PathId, seq: PathNumber, services: ServicesDep) -> dict[str, Any]:
     found = await _replay(services, match_id)
     moves, engine = found.moves, found.engine
     if not 0 <= seq <= len(moves):

@@ -13,9 +13,11 @@ from pydantic import BaseModel, StringConstraints
 
 from app.api.deps import PlayerDep, ServicesDep
 from app.api.errors import ApiError
+from app.api.params import PathId
 from app.db.history import player_stats, search_players
 from app.db.players import create_player, player_by_id
 from app.identity import COOKIE_NAME
+from app.text import UnfitText, clean_text
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -27,12 +29,10 @@ class NewPlayer(BaseModel):
 
 
 def clean_name(raw: str) -> str:
-    name = " ".join(raw.split())
-    if not 1 <= len(name) <= 32:
-        raise ApiError(422, "invalid_name", "A name has 1 to 32 characters.")
-    if any(not ch.isprintable() for ch in name):
-        raise ApiError(422, "invalid_name", "A name cannot hold control characters.")
-    return name
+    try:
+        return clean_text(raw, what="name", longest=32)
+    except UnfitText as unfit:
+        raise ApiError(422, "invalid_name", str(unfit)) from None
 
 
 @router.post("/players", status_code=201)
@@ -55,7 +55,7 @@ async def me(player: PlayerDep) -> dict[str, object]:
 
 
 @router.get("/players/{player_id}")
-async def profile(player_id: int, services: ServicesDep) -> dict[str, object]:
+async def profile(player_id: PathId, services: ServicesDep) -> dict[str, object]:
     player = await player_by_id(services.db, player_id)
     if player is None:
         raise ApiError(404, "not_found", "No such player.")
@@ -72,7 +72,7 @@ async def find_players(
 
 
 @router.get("/players/{player_id}/stats")
-async def stats(player_id: int, services: ServicesDep) -> dict[str, Any]:
+async def stats(player_id: PathId, services: ServicesDep) -> dict[str, Any]:
     found = await player_stats(services.db, player_id)
     if found is None:
         raise ApiError(404, "not_found", "No such player.")

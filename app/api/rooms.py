@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import PlayerDep, ServicesDep
 from app.api.errors import ApiError
+from app.api.params import PathNumber
 from games import REGISTRY
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -72,14 +73,14 @@ async def get_room(room_id: str, services: ServicesDep) -> dict[str, Any]:
 
 @router.post("/{room_id}/seats/{seat}")
 async def take_seat(
-    room_id: str, seat: int, player: PlayerDep, services: ServicesDep
+    room_id: str, seat: PathNumber, player: PlayerDep, services: ServicesDep
 ) -> dict[str, Any]:
     return await services.manager.take_seat(room_id, seat, player)
 
 
 @router.delete("/{room_id}/seats/{seat}")
 async def leave_seat(
-    room_id: str, seat: int, player: PlayerDep, services: ServicesDep
+    room_id: str, seat: PathNumber, player: PlayerDep, services: ServicesDep
 ) -> dict[str, Any]:
     return await services.manager.leave_seat(room_id, seat, player)
 
@@ -87,7 +88,7 @@ async def leave_seat(
 @router.post("/{room_id}/seats/{seat}/bot")
 async def add_bot(
     room_id: str,
-    seat: int,
+    seat: PathNumber,
     player: PlayerDep,
     services: ServicesDep,
     body: BotRequest | None = None,

@@ -20,6 +20,9 @@ none, ``status=finished``          the primary key ``matches.id``
 
 ``before`` is the id of the oldest match already shown (older page), ``after`` the id of the
 newest one (newer page); pages are always returned newest first.
+
+A match of a private room (play-now rooms are private too) answers ``"room_id": null``, running
+or finished: its room id is the key to watch and chat there, and only its invitation gives it.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.orm import aliased
 
 from app.db.clock import iso
-from app.db.models import Match, MatchSeat, Move, Player, PlayerGame
+from app.db.models import Match, MatchSeat, Move, Player, PlayerGame, Room
 from app.db.ratings import player_ratings, seat_changes
 from app.rooms.lifecycle import with_termination
 
@@ -216,15 +219,25 @@ async def _summaries(conn: AsyncConnection, matches: list[Row[Any]]) -> list[dic
             .group_by(Move.match_id)
         )
         counts = {match_id: seq for match_id, seq in counted}
-    return [_summary(m, seats[m.id], counts.get(m.id, 0)) for m in matches]
+    private = set(
+        await conn.scalars(
+            select(Room.id).where(Room.id.in_({m.room_id for m in matches}), Room.private)
+        )
+    )
+    return [
+        _summary(m, seats[m.id], counts.get(m.id, 0), shown_room=m.room_id not in private)
+        for m in matches
+    ]
 
 
-def _summary(match: Row[Any], seats: list[dict[str, Any]], running_count: int) -> dict[str, Any]:
+def _summary(
+    match: Row[Any], seats: list[dict[str, Any]], running_count: int, *, shown_room: bool
+) -> dict[str, Any]:
     finished = match.status == "finished"
     outcome = with_termination(match.outcome) if finished else None
     return {
         "id": match.id,
-        "room_id": match.room_id,
+        "room_id": match.room_id if shown_room else None,
         "game": match.game,
         "options": match.options,
         "status": match.status,

@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 
+from app.text import UnfitText, clean_text
+
 MAX_CHAT = 500
 
 
@@ -56,14 +58,12 @@ def parse(frame: str | bytes) -> ClientMessage:
         return PingMessage()
     if kind == "chat":
         text = data.get("text")
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str):
             raise BadMessage("A chat message needs some text.")
-        text = text.strip()
-        if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
-            raise BadMessage("A chat message cannot hold control characters.")
-        if len(text) > MAX_CHAT:
-            raise BadMessage(f"A chat message holds at most {MAX_CHAT} characters.")
-        return ChatMessage(text)
+        try:
+            return ChatMessage(clean_text(text, what="chat message", longest=MAX_CHAT))
+        except UnfitText as unfit:
+            raise BadMessage(str(unfit)) from None
     if kind == "action":
         action, seq, ref = data.get("action"), data.get("seq"), data.get("ref")
         if not isinstance(action, dict):
