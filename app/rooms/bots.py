@@ -11,7 +11,8 @@ ticking every millisecond lagged 7.5 ms at the median and 45 ms at p99 with the 
 thread, against 0.14 ms and 6 ms with it in a process (0.17 ms and 3 ms with no search at
 all). The pool starts with the first hard move (``spawn``, since the server runs threads that
 ``fork`` would copy mid-work), keeps one core for the event loop, and is shut down by
-:meth:`BotPlayer.close`.
+:meth:`BotPlayer.close`. Searches wait their room's turn at a :class:`FairScheduler`, so one
+room's backlog of searches cannot hold up another room's bot.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from app.rooms.bot_scheduler import FairScheduler
 from games import REGISTRY
 from games.base import Action, Engine, Seat, State
 from games.bots import DEFAULT_BUDGET_S, LEVELS, choose, info_set
@@ -35,6 +37,8 @@ log = logging.getLogger(__name__)
 IN_POOL = frozenset({"hard"})
 """Levels that think long enough to need a worker process."""
 MAX_WORKERS = 4
+PER_ROOM = 2
+"""Searches one room may run at once: ABspecken's seats choose at the same time."""
 
 
 def decide(game: str, state: State, seat: Seat, level: str, seed: int, budget_s: float) -> Action:
@@ -52,26 +56,39 @@ class BotPlayer:
         self.think_s = think_s
         # One core stays with the event loop: searches queue rather than slow every room down.
         self.workers = workers or max(1, min(MAX_WORKERS, (os.cpu_count() or 2) - 1))
+        self._scheduler = FairScheduler(self.workers, per_room=PER_ROOM)
         self._pool: ProcessPoolExecutor | None = None
         self._rng = random.Random()
 
-    async def choose(self, engine: Engine, state: State, seat: Seat, level: str) -> Action:
-        """The bot's action; a failing bot logs and plays a random legal action instead."""
+    async def choose(
+        self, engine: Engine, state: State, seat: Seat, level: str, *, room: str = ""
+    ) -> Action:
+        """The bot's action; a failing bot logs and plays a random legal action instead.
+        ``room`` is whose turn a search waits for at the worker pool."""
         game = engine.info.id
         seed = self._rng.getrandbits(63)
         try:
             if level in IN_POOL:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(
-                    self._workers(), decide, game, state, seat, level, seed, self.think_s
+                return await self._scheduler.run(
+                    room, lambda: self._search(game, state, seat, level, seed)
                 )
             return decide(game, state, seat, level, seed, self.think_s)
         except BrokenProcessPool:
             log.exception("the bot worker pool broke; starting a new one on the next move")
-            self._pool = None
         except Exception:
             log.exception("%s bot in %s seat %d failed; playing at random", level, game, seat)
         return random.Random(seed).choice(engine.legal_actions(state, seat))
+
+    async def _search(self, game: str, state: State, seat: Seat, level: str, seed: int) -> Action:
+        pool = self._workers()
+        try:
+            return await asyncio.wrap_future(
+                pool.submit(decide, game, state, seat, level, seed, self.think_s)
+            )
+        except BrokenProcessPool:
+            if self._pool is pool:  # not one a search that broke earlier has replaced already
+                self._pool = None
+            raise
 
     def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:
