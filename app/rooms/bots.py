@@ -11,7 +11,14 @@ ticking every millisecond lagged 7.5 ms at the median and 45 ms at p99 with the 
 thread, against 0.14 ms and 6 ms with it in a process (0.17 ms and 3 ms with no search at
 all). The pool starts with the first hard move (``spawn``, since the server runs threads that
 ``fork`` would copy mid-work), keeps one core for the event loop, and is shut down by
-:meth:`BotPlayer.close`.
+:meth:`BotPlayer.close`. Searches wait their room's turn at a :class:`FairScheduler`, so one
+room's backlog of searches cannot hold up another room's bot.
+
+A bot's reply time tells nothing of its hand: every decision takes its level's fixed time from
+the request, at least, whatever the bot had to choose from. A hard bot with a single legal
+action (in ABspecken's secret phase, usually "cannot") still waits its room's turn and holds a
+slot for the whole budget, as a search would; ``easy`` and ``normal`` answer after
+``QUICK_S``, above the slowest inline decision measured.
 """
 
 from __future__ import annotations
@@ -21,9 +28,12 @@ import logging
 import multiprocessing
 import os
 import random
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 
+from app.rooms.bot_scheduler import FairScheduler
 from games import REGISTRY
 from games.base import Action, Engine, Seat, State
 from games.bots import DEFAULT_BUDGET_S, LEVELS, choose, info_set
@@ -35,6 +45,20 @@ log = logging.getLogger(__name__)
 IN_POOL = frozenset({"hard"})
 """Levels that think long enough to need a worker process."""
 MAX_WORKERS = 4
+PER_ROOM = 2
+"""Searches one room may run at once: ABspecken's seats choose at the same time."""
+QUICK_S = 0.025
+"""How long ``easy`` and ``normal`` take at least. Over every seat of 20 random playouts of each
+game, the slowest inline decision took 13 ms on a quiet 2-core box (p99 under 9 ms with the
+box busy with other test runs, whose spikes hit ``easy``'s one ``random.choice`` as well)."""
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+def loop_time() -> float:
+    """The running event loop's clock, which ``asyncio.sleep`` counts in."""
+    return asyncio.get_running_loop().time()
 
 
 def decide(game: str, state: State, seat: Seat, level: str, seed: int, budget_s: float) -> Action:
@@ -46,32 +70,81 @@ def decide(game: str, state: State, seat: Seat, level: str, seed: int, budget_s:
 
 
 class BotPlayer:
-    """Chooses bots' actions for one server process."""
+    """Chooses bots' actions for one server process.
 
-    def __init__(self, think_s: float = DEFAULT_BUDGET_S, workers: int | None = None) -> None:
+    ``clock`` and ``sleep`` measure and pad each decision's time; tests pass a fake pair.
+    """
+
+    def __init__(
+        self,
+        think_s: float = DEFAULT_BUDGET_S,
+        workers: int | None = None,
+        *,
+        quick_s: float = QUICK_S,
+        clock: Clock = loop_time,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
         self.think_s = think_s
+        self.quick_s = quick_s
         # One core stays with the event loop: searches queue rather than slow every room down.
         self.workers = workers or max(1, min(MAX_WORKERS, (os.cpu_count() or 2) - 1))
+        self._clock = clock
+        self._sleep = sleep
+        self._scheduler = FairScheduler(self.workers, per_room=PER_ROOM)
         self._pool: ProcessPoolExecutor | None = None
         self._rng = random.Random()
 
-    async def choose(self, engine: Engine, state: State, seat: Seat, level: str) -> Action:
-        """The bot's action; a failing bot logs and plays a random legal action instead."""
+    async def choose(
+        self, engine: Engine, state: State, seat: Seat, level: str, *, room: str = ""
+    ) -> Action:
+        """The bot's action, no sooner than its level's think time after the request; a
+        failing bot logs and plays a random legal action instead. ``room`` is whose turn
+        a search waits for at the worker pool."""
+        ready_at = self._clock() + (self.think_s if level in IN_POOL else self.quick_s)
+        action = await self._decide(engine, state, seat, level, room)
+        wait = ready_at - self._clock()
+        if wait > 0:
+            await self._sleep(wait)
+        return action
+
+    async def _decide(
+        self, engine: Engine, state: State, seat: Seat, level: str, room: str
+    ) -> Action:
         game = engine.info.id
         seed = self._rng.getrandbits(63)
         try:
             if level in IN_POOL:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(
-                    self._workers(), decide, game, state, seat, level, seed, self.think_s
-                )
+                return await self._scheduler.run(room, self._job(engine, state, seat, level, seed))
             return decide(game, state, seat, level, seed, self.think_s)
         except BrokenProcessPool:
             log.exception("the bot worker pool broke; starting a new one on the next move")
-            self._pool = None
         except Exception:
             log.exception("%s bot in %s seat %d failed; playing at random", level, game, seat)
         return random.Random(seed).choice(engine.legal_actions(state, seat))
+
+    def _job(
+        self, engine: Engine, state: State, seat: Seat, level: str, seed: int
+    ) -> Callable[[], Awaitable[Action]]:
+        """A search in a worker; with one legal action, a wait as long as a search instead."""
+        legal = engine.legal_actions(state, seat)
+        if len(legal) == 1:
+            return partial(self._idle, legal[0])
+        return partial(self._search, engine.info.id, state, seat, level, seed)
+
+    async def _idle(self, action: Action) -> Action:
+        await self._sleep(self.think_s)
+        return action
+
+    async def _search(self, game: str, state: State, seat: Seat, level: str, seed: int) -> Action:
+        pool = self._workers()
+        try:
+            return await asyncio.wrap_future(
+                pool.submit(decide, game, state, seat, level, seed, self.think_s)
+            )
+        except BrokenProcessPool:
+            if self._pool is pool:  # not one a search that broke earlier has replaced already
+                self._pool = None
+            raise
 
     def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:

@@ -622,7 +622,9 @@ class RoomManager:
             if not level:
                 return  # its player came back
             seq = runtime.seq  # a hard bot thinks in a worker: the table may move meanwhile
-            action = await self.bots.choose(runtime.engine, runtime.state, seat, level)
+            action = await self.bots.choose(
+                runtime.engine, runtime.state, seat, level, room=runtime.room.id
+            )
             try:
                 await self._run(runtime, lambda: self._play(runtime, seat, action, seq))
             except ActionRefused as refused:
