@@ -54,6 +54,7 @@ class Services:
             bot_delay=settings.bot_delay_ms / 1000,
             snapshot_every=settings.snapshot_every,
             bot_think=settings.bot_think_ms / 1000,
+            bot_quick=settings.bot_quick_ms / 1000,
             starts=starts,
             limits=RoomLimits(
                 open_rooms=settings.max_open_rooms,

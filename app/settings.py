@@ -25,6 +25,9 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     bot_delay_ms: int = 700
     bot_think_ms: int = 300
+    # the least time an easy or normal bot takes to answer, however few its choices: a reply
+    # time must not tell the table how many actions it had (a hard bot takes all its think time)
+    bot_quick_ms: int = Field(25, ge=0)
     secure_cookies: bool = False
     allowed_origins: list[str] = []
     snapshot_every: int = 50

@@ -35,6 +35,7 @@ def server(database_url: str, server_log_dir: Path) -> Iterator[ServerProcess]:
         port=free_port(),
         env={
             "CARDROOM_BOT_DELAY_MS": "0",
+            "CARDROOM_BOT_QUICK_MS": "0",
             "CARDROOM_REDIS_URL": "",
             # scripted clients move far faster than people; the flood test floods harder
             "CARDROOM_MESSAGES_PER_SECOND": str(FLOOD_RATE),

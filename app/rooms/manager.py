@@ -87,6 +87,7 @@ class RoomManager:
         snapshot_every: int,
         starts: StartLog,
         bot_think: float = 0.3,
+        bot_quick: float = 0.025,
         limits: RoomLimits | None = None,
     ) -> None:
         self.db = db
@@ -100,7 +101,7 @@ class RoomManager:
         self._runtimes: dict[str, RoomRuntime] = {}
         self._loading: dict[str, asyncio.Future[RoomRuntime]] = {}
         self._hosting = KeyedLocks[int]()  # a player's room creations, one at a time
-        self.bots = BotPlayer(bot_think)
+        self.bots = BotPlayer(bot_think, quick_s=bot_quick)
         self.process_id = uuid.uuid4().hex
 
     # -- loading ---------------------------------------------------------------------

@@ -32,6 +32,7 @@ def crashy_server(tmp_path: Path) -> Iterator[ServerProcess]:
         tmp_path,
         {
             "CARDROOM_BOT_DELAY_MS": "40",
+            "CARDROOM_BOT_QUICK_MS": "0",
             "CARDROOM_SNAPSHOT_EVERY": "4",
             "CARDROOM_MESSAGES_PER_SECOND": "10000",
         },
