@@ -143,33 +143,39 @@ class RoomManager:
         if match is None:
             return
         if match.engine_version != runtime.engine.version:
-            await self._set_aside(runtime, match)
+            log.warning(
+                "room %s: match %d was played under %s rules version %s, now %s",
+                runtime.room.id,
+                match.id,
+                match.game,
+                match.engine_version,
+                runtime.engine.version,
+            )
+            await self._set_aside(runtime, match, "rules_changed")
             return
         snapshot = await match_db.load_snapshot(self.db, match_id)
         moves = await match_db.load_moves(self.db, match_id, snapshot[0] if snapshot else 0)
-        runtime.load_match(match, snapshot, moves)
+        try:
+            runtime.load_match(match, snapshot, moves)
+        except Exception:  # the engine cannot rebuild it: the room must not stay wedged
+            log.exception("room %s: match %d cannot be rebuilt", runtime.room.id, match.id)
+            await self._set_aside(runtime, match, "cannot_rebuild")
 
-    async def _set_aside(self, runtime: RoomRuntime, match: match_db.MatchRecord) -> None:
-        """A match stored under other rules is never replayed with these: a running one ends,
-        aborted and unrated; a finished one keeps its result, with no table to show."""
-        runtime.match = match
+    async def _set_aside(
+        self, runtime: RoomRuntime, match: match_db.MatchRecord, reason: str
+    ) -> None:
+        """A match these rules cannot go on with is never replayed with them: a running one
+        ends, aborted and unrated; a finished one keeps its result, with no table to show."""
+        runtime.match, runtime.state = match, None
         if match.status == "finished":
-            runtime.terminal = match.outcome
+            runtime.terminal = with_termination(match.outcome)
             return
-        log.warning(
-            "room %s: match %d was played under %s rules version %s, now %s: aborted",
-            runtime.room.id,
-            match.id,
-            match.game,
-            match.engine_version,
-            runtime.engine.version,
-        )
         players = len(runtime.room.seats)
         outcome = {
             "scores": [0] * players,
             "winners": [],
             "rounds": [],
-            "detail": {"reason": "rules_changed"},
+            "detail": {"reason": reason},
             "termination": Termination.ABORTED,
         }
         count = await match_db.load_move_count(self.db, match.id)

@@ -153,3 +153,24 @@ def test_the_lifecycle_refuses_what_the_rules_forbid() -> None:
             old.moved_to(new)
     assert with_termination({"detail": {"forfeit": 1}})["termination"] == "forfeit"
     assert with_termination({"detail": {}})["termination"] == "normal"
+
+
+def test_a_match_its_engine_cannot_rebuild_is_aborted_not_wedged(database_url: str) -> None:
+    async def start(services: Services) -> str:
+        host = await _player(services, "Host")
+        room = await services.manager.play_now(host, game="abspecken", level="easy", opponents=1)
+        async with services.db.begin() as conn:  # as a bug of an older release might store
+            await conn.execute(text("UPDATE matches SET seed = -1, options = '{\"x\": 1}'"))
+        return str(room["id"])
+
+    room_id = with_services(database_url, start, bot_delay_ms=60_000)
+
+    async def reopen(services: Services) -> tuple[dict[str, Any], dict[str, Any]]:
+        room = await services.manager.room(room_id)
+        runtime = await services.manager.runtime(room_id)
+        assert runtime.terminal is not None
+        return room, runtime.terminal
+
+    room, outcome = with_services(database_url, reopen, bot_delay_ms=60_000)
+    assert room["status"] == "finished"
+    assert outcome["termination"] == "aborted" and outcome["detail"] == {"reason": "cannot_rebuild"}
