@@ -35,7 +35,7 @@ import orjson
 from asyncpg import Connection as AsyncpgConnection
 from sqlalchemy import bindparam, delete, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -203,7 +203,10 @@ class MoveLog:
                 del self._conns[atomic]
                 await conn.invalidate()
                 await conn.close()
-        conn = self._conns[atomic] = await self._db.connect()
+        try:
+            conn = self._conns[atomic] = await self._db.connect()
+        except Exception as error:  # whatever the driver says, nothing was the batch's fault
+            raise ConnectionLost(f"cannot connect: {error}") from error
         if self._postgres or not atomic:
             # SQLAlchemy never opens a transaction on it: on Postgres the log drives its
             # transactions on the driver; moves alone are one INSERT, which commits by itself
@@ -293,7 +296,7 @@ async def _insert_on_driver(
 def _out_of_reach(error: BaseException) -> bool:
     """The database failed, not what was written: a lost connection, the pool, the server."""
     if isinstance(error, DBAPIError):
-        return error.connection_invalidated or isinstance(error, OperationalError)
+        return error.connection_invalidated or isinstance(error, OperationalError | InterfaceError)
     return isinstance(error, ConnectionLost | OSError | PoolTimeout)
 
 
