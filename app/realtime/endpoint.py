@@ -26,12 +26,11 @@ from app.realtime.protocol import (
     ActionMessage,
     BadMessage,
     ChatMessage,
-    ErrorCode,
     encode,
     error,
     parse,
 )
-from app.rooms.errors import ActionRefused, RoomError
+from app.rooms.errors import ActionRefused, ErrorCode, RoomError
 from app.rooms.runtime import RoomRuntime
 from app.services import Services
 

@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 import orjson
 
+from app.rooms.errors import ErrorCode
 from app.text import UnfitText, clean_text
 
 MAX_CHAT = 500
-
-
-class ErrorCode(StrEnum):
-    ILLEGAL_ACTION = "illegal_action"
-    NOT_YOUR_TURN = "not_your_turn"
-    STALE = "stale"
-    BAD_MESSAGE = "bad_message"
-    NOT_SEATED = "not_seated"
-    RATE_LIMITED = "rate_limited"
 
 
 class BadMessage(ValueError):
@@ -76,7 +67,7 @@ def parse(frame: str | bytes) -> ClientMessage:
     raise BadMessage(f"Unknown message type {kind[:40]!r}.")
 
 
-def error(code: ErrorCode | str, message: str, ref: str | int | None = None) -> str:
+def error(code: ErrorCode, message: str, ref: str | int | None = None) -> str:
     return orjson.dumps(
         {"type": "error", "code": str(code), "message": message, "ref": ref}
     ).decode()

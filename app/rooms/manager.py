@@ -36,7 +36,7 @@ from app.db.players import PlayerRecord
 from app.db.startlog import StartLog
 from app.rooms import referee
 from app.rooms.bots import LEVELS, BotPlayer
-from app.rooms.errors import ActionRefused, RoomError, forbidden, not_found
+from app.rooms.errors import ActionRefused, ErrorCode, RoomError, forbidden, not_found
 from app.rooms.keyed_locks import KeyedLocks
 from app.rooms.lifecycle import RoomStatus, Termination, with_termination
 from app.rooms.ports import Audience, Broker
@@ -313,17 +313,17 @@ class RoomManager:
     ) -> dict[str, Any]:
         engine = REGISTRY.get(game)
         if engine is None:
-            raise RoomError("unknown_game", f"There is no game {game!r}.", 422)
+            raise RoomError(ErrorCode.UNKNOWN_GAME, f"There is no game {game!r}.", 422)
         try:
             checked = engine.check_options(options, seats)
         except InvalidOptions as error:
-            raise RoomError("invalid_options", str(error), 422) from None
+            raise RoomError(ErrorCode.INVALID_OPTIONS, str(error), 422) from None
         settings = TableSettings.parse(table)
         room_id = secrets.token_urlsafe(6)
         async with self._hosting.hold(host.id):  # the count and the new room, together
             if await room_db.open_rooms_of(self.db, host.id) >= self.limits.open_rooms:
                 raise RoomError(
-                    "too_many_rooms",
+                    ErrorCode.TOO_MANY_ROOMS,
                     f"You have {self.limits.open_rooms} open rooms already: play or finish "
                     "one of them first.",
                     429,
@@ -345,7 +345,7 @@ class RoomManager:
     ) -> dict[str, Any]:
         """A started table against bots in one step: the caller in seat 0, bots elsewhere."""
         if level not in LEVELS:
-            raise RoomError("invalid_level", "A bot level is easy, normal or hard.", 422)
+            raise RoomError(ErrorCode.INVALID_LEVEL, "A bot level is easy, normal or hard.", 422)
         room = await self.create_room(
             player, game=game, seats=opponents + 1, options=None, private=True
         )
@@ -361,7 +361,7 @@ class RoomManager:
         async def take() -> Effects:
             self._check_seat_number(runtime, seat)
             if runtime.seat_of(player.id) is not None:
-                raise RoomError("already_seated", "You already have a seat in this room.")
+                raise RoomError(ErrorCode.ALREADY_SEATED, "You already have a seat in this room.")
             return await self._seat_change(
                 runtime, await room_db.claim_seat(self.db, room_id, seat, player.id)
             )
@@ -394,7 +394,9 @@ class RoomManager:
             if runtime.room.host.id != player.id:
                 raise forbidden("Only the host can add bots.")
             if level not in LEVELS:
-                raise RoomError("invalid_level", "A bot level is easy, normal or hard.", 422)
+                raise RoomError(
+                    ErrorCode.INVALID_LEVEL, "A bot level is easy, normal or hard.", 422
+                )
             return await self._seat_change(
                 runtime, await room_db.put_bot(self.db, room_id, seat, level)
             )
@@ -404,11 +406,13 @@ class RoomManager:
     async def _seat_change(self, runtime: RoomRuntime, change: room_db.SeatChange) -> Effects:
         await self._reload_room(runtime)  # another process may have changed it too
         if change is room_db.SeatChange.ROOM_PLAYING:
-            raise RoomError("room_playing", "Seats cannot change while the match is running.")
+            raise RoomError(
+                ErrorCode.ROOM_PLAYING, "Seats cannot change while the match is running."
+            )
         if change is room_db.SeatChange.ALREADY_SEATED:
-            raise RoomError("already_seated", "You already have a seat in this room.")
+            raise RoomError(ErrorCode.ALREADY_SEATED, "You already have a seat in this room.")
         if change is room_db.SeatChange.SEAT_TAKEN:
-            raise RoomError("seat_taken", "That seat is taken.")
+            raise RoomError(ErrorCode.SEAT_TAKEN, "That seat is taken.")
         return Effects(room=True, event={"kind": "room"})
 
     async def start(self, room_id: str, player: PlayerRecord, *, rematch: bool) -> dict[str, Any]:
@@ -418,16 +422,18 @@ class RoomManager:
             room = runtime.room
             if rematch:
                 if room.status is not RoomStatus.FINISHED:
-                    raise RoomError("not_finished", "A rematch follows a finished match.")
+                    raise RoomError(ErrorCode.NOT_FINISHED, "A rematch follows a finished match.")
                 if player.id != room.host.id and runtime.seat_of(player.id) is None:
                     raise forbidden("Only the host or a seated player can call a rematch.")
             else:
                 if player.id != room.host.id:
                     raise forbidden("Only the host can start the match.")
                 if room.status is not RoomStatus.WAITING:
-                    raise RoomError("already_started", "The match has already started.")
+                    raise RoomError(ErrorCode.ALREADY_STARTED, "The match has already started.")
             if not all(s.filled for s in room.seats):
-                raise RoomError("seats_empty", "Every seat must be filled before the start.")
+                raise RoomError(
+                    ErrorCode.SEATS_EMPTY, "Every seat must be filled before the start."
+                )
             await self._check_bot_matches(runtime)
             match = await match_db.start_match(
                 self.db,
@@ -439,7 +445,7 @@ class RoomManager:
             )
             if match is None:  # another process changed the room first
                 await self._reload_room(runtime)
-                raise RoomError("already_started", "The room changed; look at it again.")
+                raise RoomError(ErrorCode.ALREADY_STARTED, "The room changed; look at it again.")
             runtime.begin(match)
             self._check_attendance(runtime)
             return Effects(room=True, state=True, event={"kind": "room"})
@@ -452,7 +458,7 @@ class RoomManager:
             return
         if await room_db.bot_matches_of(self.db, room.host.id) >= self.limits.bot_matches:
             raise RoomError(
-                "too_many_bot_matches",
+                ErrorCode.TOO_MANY_BOT_MATCHES,
                 f"You already have {self.limits.bot_matches} matches of bots alone running.",
                 429,
             )
@@ -530,7 +536,7 @@ class RoomManager:
         runtime = await self.runtime(room_id)
         seat = runtime.seat_of(player_id)
         if seat is None:
-            raise ActionRefused("not_seated", "You are watching: only seated players act.")
+            raise ActionRefused(ErrorCode.NOT_SEATED, "You are watching: only seated players act.")
         await self._run(runtime, lambda: self._play(runtime, seat, action, seq))
 
     async def play_for(self, runtime: RoomRuntime, seat: Seat, action: Action) -> None:
@@ -542,19 +548,22 @@ class RoomManager:
     ) -> Effects:
         state, match = runtime.state, runtime.match
         if state is None or match is None or not runtime.playing:
-            raise ActionRefused("illegal_action", NO_MATCH)
+            raise ActionRefused(ErrorCode.ILLEGAL_ACTION, NO_MATCH)
         if seq is not None and seq != runtime.seq:
-            raise ActionRefused("stale", f"The table has moved on (now at move {runtime.seq}).")
+            raise ActionRefused(
+                ErrorCode.STALE, f"The table has moved on (now at move {runtime.seq})."
+            )
         engine = runtime.engine
         if seat not in engine.to_act(state):
-            raise ActionRefused("not_your_turn", "It is not your turn.")
+            raise ActionRefused(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
         try:
             action = engine.parse_action(action)  # all that follows uses the canonical form
             new_state = engine.apply(state, seat, action)
         except MalformedAction as error:
-            raise ActionRefused("bad_message", error.message) from None
+            raise ActionRefused(ErrorCode.BAD_MESSAGE, error.message) from None
         except IllegalAction as error:
-            code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
+            not_yours = error.code == ErrorCode.NOT_YOUR_TURN
+            code = ErrorCode.NOT_YOUR_TURN if not_yours else ErrorCode.ILLEGAL_ACTION
             raise ActionRefused(code, error.message) from None
         outcome = engine.outcome(new_state)
         ended = None if outcome is None else with_termination(outcome.to_json())
@@ -574,11 +583,13 @@ class RoomManager:
         try:
             stored = await self.movelog.append(commit)
         except UnstorableMove as unstored:  # nothing was written: the room goes on as it was
-            raise ActionRefused("illegal_action", str(unstored)) from None
+            raise ActionRefused(ErrorCode.ILLEGAL_ACTION, str(unstored)) from None
         if not stored:
             runtime.catch_up(await match_db.load_moves(self.db, match.id, runtime.seq))
             runtime.settle()
-            refusal = ActionRefused("stale", "Another move was made first; here is the table now.")
+            refusal = ActionRefused(
+                ErrorCode.STALE, "Another move was made first; here is the table now."
+            )
             return Effects(room=runtime.terminal is not None, state=True, refusal=refusal)
         runtime.advance(seat, action, new_state, commit.at)
         if ended is not None:

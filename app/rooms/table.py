@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from app.rooms.errors import RoomError
+from app.rooms.errors import ErrorCode, RoomError
 
 FALLBACKS = ("bot", "forfeit")
 
@@ -50,4 +50,4 @@ class TableSettings:
 
 
 def invalid(message: str) -> RoomError:
-    return RoomError("invalid_table", message[0].upper() + message[1:] + ".", 422)
+    return RoomError(ErrorCode.INVALID_TABLE, message[0].upper() + message[1:] + ".", 422)
