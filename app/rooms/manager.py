@@ -222,7 +222,11 @@ class RoomManager:
 
     def _drop(self, room_id: str) -> None:
         del self._runtimes[room_id]
-        asyncio.get_running_loop().create_task(self.broker.unsubscribe(room_id))
+        asyncio.get_running_loop().create_task(self._unsubscribe(room_id))
+
+    async def _unsubscribe(self, room_id: str) -> None:
+        if room_id not in self._runtimes and room_id not in self._loading:  # not back meanwhile
+            await self.broker.unsubscribe(room_id)
 
     async def sweep(self) -> None:
         """Evict idle rooms, a few times per idle period, until cancelled."""
@@ -445,7 +449,9 @@ class RoomManager:
             )
             if match is None:  # another process changed the room first
                 await self._reload_room(runtime)
-                raise RoomError(ErrorCode.ALREADY_STARTED, "The room changed; look at it again.")
+                if not all(s.filled for s in runtime.room.seats):
+                    raise RoomError(ErrorCode.SEATS_EMPTY, "A seat was left meanwhile.")
+                raise RoomError(ErrorCode.ALREADY_STARTED, "The match has already started.")
             runtime.begin(match)
             self._check_attendance(runtime)
             return Effects(room=True, state=True, event={"kind": "room"})
@@ -492,8 +498,9 @@ class RoomManager:
 
     # -- timers --------------------------------------------------------------------------
     def _watch(self, runtime: RoomRuntime) -> None:
-        """(Re)arm the room's timer for its next deadline or seat hold."""
-        if runtime.timer is not None and runtime.timer is not asyncio.current_task():
+        """(Re)arm the room's timer for its next deadline or seat hold (a timer still waiting
+        is cancelled; one that is due has let go of ``runtime.timer`` and runs to its end)."""
+        if runtime.timer is not None:
             runtime.timer.cancel()
         runtime.timer = None
         delay = referee.next_due(runtime)
@@ -504,6 +511,10 @@ class RoomManager:
 
     async def _time(self, runtime: RoomRuntime, delay: float) -> None:
         await asyncio.sleep(delay)
+        # Due now: from here on no other change may cancel this task (it would stop a move
+        # half made). Changes meanwhile arm timers of their own; the last one here re-arms.
+        if runtime.timer is asyncio.current_task():
+            runtime.timer = None
         try:
             for verdict in referee.verdicts(runtime):
                 await self._carry_out(runtime, verdict)
@@ -511,9 +522,7 @@ class RoomManager:
             log.info("a timer's move in %s was refused: %s", runtime.room.id, refused.code)
         except Exception:
             log.exception("enforcing the table settings of room %s failed", runtime.room.id)
-        if runtime.timer is asyncio.current_task():
-            runtime.timer = None
-            self._watch(runtime)
+        self._watch(runtime)
 
     async def _carry_out(self, runtime: RoomRuntime, verdict: Verdict) -> None:
         if isinstance(verdict, StandIn):
