@@ -145,10 +145,7 @@ class SeatChange(Enum):
 
 
 async def claim_seat(db: AsyncEngine, room_id: str, seat: int, player_id: int) -> SeatChange:
-    try:
-        return await _change_seat(db, room_id, seat, {"player_id": player_id}, player_id)
-    except IntegrityError:  # ux_room_seats_room_player: a seat taken by another process
-        return SeatChange.ALREADY_SEATED
+    return await _change_seat(db, room_id, seat, {"player_id": player_id}, player_id)
 
 
 async def put_bot(db: AsyncEngine, room_id: str, seat: int, level: str) -> SeatChange:
@@ -168,6 +165,23 @@ async def _change_seat(
 ) -> SeatChange:
     """Fill an empty seat with ``values``, or clear a seat (``values`` all None), in a room
     whose match is not running."""
+    try:
+        return await _seat_transaction(db, room_id, seat, values, claimant)
+    except IntegrityError:  # another process's change won (SQLite does not lock the row)
+        async with db.connect() as conn:
+            status = await conn.scalar(select(Room.status).where(Room.id == room_id))
+        if status == RoomStatus.PLAYING:  # ck_rooms_full_when_playing
+            return SeatChange.ROOM_PLAYING
+        return SeatChange.ALREADY_SEATED  # ux_room_seats_room_player
+
+
+async def _seat_transaction(
+    db: AsyncEngine,
+    room_id: str,
+    seat: int,
+    values: dict[str, Any],
+    claimant: int | None,
+) -> SeatChange:
     filling = any(v is not None for v in values.values())
     async with db.begin() as conn:
         room = await conn.execute(

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
+from tests.api.test_room_races import _together
 from tests.clients import Guest, RoomSocket
-from tests.server import ServerProcess, free_port
+from tests.server import ServerProcess, free_port, run_on_own_loop
 
 
 @pytest.fixture
@@ -17,7 +20,11 @@ def pair(database_url: str, redis_url: str, tmp_path: Path) -> Iterator[list[Ser
         ServerProcess(
             database_url=database_url,
             port=free_port(),
-            env={"CARDROOM_BOT_DELAY_MS": "0", "CARDROOM_REDIS_URL": redis_url},
+            env={
+                "CARDROOM_BOT_DELAY_MS": "0",
+                "CARDROOM_REDIS_URL": redis_url,
+                "CARDROOM_MAX_OPEN_ROOMS": "1000",
+            },
             log_path=tmp_path / f"server-{n}.log",
         )
         for n in range(2)
@@ -81,3 +88,39 @@ def test_conflicting_moves_on_two_processes_give_one_move_and_one_stale(
     errors = [m["code"] for sock in sockets for m in sock.received if m["type"] == "error"]
     assert errors == ["stale"]
     assert host.http.get(f"/api/matches/{match_id}").json()["move_count"] == 1
+
+
+def test_room_changes_racing_on_two_processes_keep_the_rules(pair: list[ServerProcess]) -> None:
+    """Each process takes its room's changes one at a time; between processes the database's
+    row lock and constraints do: a start racing a leave, and one player racing for two seats."""
+    one, two = pair
+    host, guest = Guest(one.url, "Host"), Guest(two.url, "Leaver")
+    for _ in range(8):
+        room_id = host.create_room("abstrac", 2)["id"]
+        host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+        guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
+        start, leave = run_on_own_loop(
+            _together(
+                (host, "POST", f"/api/rooms/{room_id}/start"),
+                (guest, "DELETE", f"/api/rooms/{room_id}/seats/1"),
+            )
+        )
+        assert (start.status_code, leave.status_code) in {(200, 409), (409, 200)}
+        for server in pair:
+            room = httpx.get(f"{server.url}/api/rooms/{room_id}", timeout=10).json()
+            assert (room["status"] == "playing") == (start.status_code == 200)
+            assert room["status"] == "waiting" or all(s["player"] for s in room["seats"])
+
+        greedy = Guest(one.url, "Greedy")
+        seats_room = host.create_room("absolute", 4)["id"]
+        on_two = copy.copy(greedy)
+        on_two.base_url = two.url
+        answers = run_on_own_loop(
+            _together(
+                (greedy, "POST", f"/api/rooms/{seats_room}/seats/1"),
+                (on_two, "POST", f"/api/rooms/{seats_room}/seats/2"),
+            )
+        )
+        assert sorted(a.status_code for a in answers) == [200, 409]
+        seats = httpx.get(f"{two.url}/api/rooms/{seats_room}", timeout=10).json()["seats"]
+        assert [s["player"]["id"] for s in seats if s["player"]] == [greedy.id]
