@@ -20,7 +20,6 @@ def main() -> None:
     uvicorn.run(
         "app.main:create_app",
         factory=True,
-        interface="asgi3",  # the app's __call__ returns its coroutine (app/realtime/endpoint.py)
         host=settings.host,
         port=settings.port,
         ws="auto",

@@ -1,4 +1,5 @@
-"""Real server processes for tests: ``python -m app`` on a free port, against a real database."""
+"""Real server processes for tests: ``python -m app`` (or another ASGI server serving
+``app.main:create_app``) on a free port, against a real database."""
 
 from __future__ import annotations
 
@@ -75,6 +76,9 @@ class ServerProcess:
     port: int
     env: dict[str, str]
     log_path: Path
+    # the interpreter's arguments; ``{port}`` in them is the port (``python -m app`` reads it
+    # from the environment)
+    args: tuple[str, ...] = ("-m", "app")
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -86,7 +90,11 @@ class ServerProcess:
         env.update(CARDROOM_DATABASE_URL=self.database_url, CARDROOM_PORT=str(self.port))
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=log
+            [sys.executable, *(arg.format(port=self.port) for arg in self.args)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=log,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -97,6 +105,7 @@ class ServerProcess:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
+        self.stop()  # never healthy (it answers 500, say): not left running after the test
         raise RuntimeError(f"server did not start: {self.log_path.read_text()[-3000:]}")
 
     def kill(self) -> None:
@@ -114,15 +123,18 @@ class ServerProcess:
 
 
 @contextmanager
-def private_server(tmp_dir: Path, env: dict[str, str]) -> Iterator[ServerProcess]:
+def private_server(
+    tmp_dir: Path, env: dict[str, str], args: tuple[str, ...] = ("-m", "app")
+) -> Iterator[ServerProcess]:
     """A server of a test's own on a fresh database, without Redis, ``env`` added to its
-    environment, its log in ``tmp_dir``."""
+    environment, its log in ``tmp_dir``, run with ``args`` (see :class:`ServerProcess`)."""
     with fresh_database(tmp_dir) as url:
         process = ServerProcess(
             database_url=url,
             port=free_port(),
             env={"CARDROOM_REDIS_URL": "", **env},
             log_path=tmp_dir / "server.log",
+            args=args,
         )
         process.start()
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -83,72 +83,82 @@ ROOM_PATH = re.compile(r"/ws/rooms/(?P<room_id>[^/]+)")
 
 
 class RoomSockets:
-    """ASGI: room sockets to :func:`room_socket`, everything else to ``app`` (FastAPI, whose
-    lifespan puts the services on its state)."""
+    """ASGI: a room socket is served here for its whole life, everything else goes to ``app``
+    (FastAPI, whose lifespan puts the services on its state).
+
+    ``__call__`` is ``async def`` so that every server sees an ASGI3 app (uvicorn, gunicorn's
+    uvicorn worker and hypercorn all ask ``iscoroutinefunction``), and it is the socket's loop
+    itself rather than a call awaiting another coroutine: the frame of such a call would stay
+    on every socket's stack as long as the socket (about 250 bytes each). For the same reason
+    the socket speaks plain ASGI messages (a starlette ``WebSocket`` kept for a socket's whole
+    life, with its parsed headers and cookies, costs more than 1 KB a socket), and what only
+    the handshake and the greeting need lives in functions of their own, whose frames are gone
+    when the socket settles down to wait.
+    """
 
     def __init__(self, app: ASGIApp, services: Callable[[], Services]) -> None:
         self.app = app
         self.services = services
 
-    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
-        # Not a coroutine itself, it hands over the one to await: its frame (and the path's
-        # regex match) would otherwise stay on every socket's stack as long as the socket.
-        # So uvicorn cannot tell the interface from it and is told (app/__main__.py).
-        if scope["type"] == "websocket":
-            match = ROOM_PATH.fullmatch(scope["path"])
-            if match is not None:
-                return room_socket(scope, receive, send, match["room_id"], self.services())
-        return self.app(scope, receive, send)
-
-
-async def room_socket(
-    scope: Scope, receive: Receive, send: Send, room_id: str, services: Services
-) -> None:
-    """The socket speaks plain ASGI messages: a starlette ``WebSocket`` kept for a socket's
-    whole life, with its parsed headers and cookies, costs more than 1 KB a socket. For the
-    same reason, what only the handshake and the greeting need lives in functions of their
-    own, whose frames are gone when the socket settles down to wait, and the loop that waits
-    is here, not in a coroutine of its own."""
-    admitted = await _admit(scope, receive, send, room_id, services)
-    if admitted is None:
-        return
-    player, runtime = admitted
-    connection = Connection(send, player, room_id)
-    services.hub.join(connection)
-    settings = services.settings
-    limit = RateLimit(settings.messages_per_second, settings.message_burst)
-    code = None
-    try:
-        _greet(connection, runtime, services)
-        while True:
-            message = await receive()
-            if message["type"] != "websocket.receive":
-                break  # websocket.disconnect
-            frame = message.get("text")
-            if frame is None:
-                frame = message.get("bytes")
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        room_id = _room_of(scope)
+        if room_id is None:
+            await self.app(scope, receive, send)
+            return
+        services = self.services()
+        admitted = await _admit(scope, receive, send, room_id, services)
+        if admitted is None:
+            return
+        player, runtime = admitted
+        connection = Connection(send, player, room_id)
+        services.hub.join(connection)
+        settings = services.settings
+        limit = RateLimit(settings.messages_per_second, settings.message_burst)
+        code = None
+        try:
+            _greet(connection, runtime, services)
+            while True:
+                message = await receive()
+                if message["type"] != "websocket.receive":
+                    break  # websocket.disconnect
+                frame = message.get("text")
                 if frame is None:
+                    frame = message.get("bytes")
+                    if frame is None:
+                        continue
+                if len(frame) > settings.max_frame_bytes:
+                    code = CLOSE_TOO_BIG
+                    break
+                if not limit.allow():
+                    if limit.should_warn():
+                        connection.send(
+                            error(ErrorCode.RATE_LIMITED, "Slow down: too many messages.")
+                        )
                     continue
-            if len(frame) > settings.max_frame_bytes:
-                code = CLOSE_TOO_BIG
-                break
-            if not limit.allow():
-                if limit.should_warn():
-                    connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too many messages."))
-                continue
-            await _handle(frame, connection, services)
-    except OUT_OF_REACH as lost:
-        # a move the database did not take even after the move log's retry: it was not
-        # acknowledged, and the client resyncs when it reconnects
-        log.warning("room %s: closing a socket, the database is out of reach: %s", room_id, lost)
-        code = CLOSE_TRY_AGAIN
-    except Exception:
-        log.exception("room %s: a socket's handler failed", room_id)
-        code = CLOSE_SERVER_ERROR
-    finally:
-        services.hub.leave(connection)
-        await connection.close(code)
-        services.manager.presence_changed(room_id)
+                await _handle(frame, connection, services)
+        except OUT_OF_REACH as lost:
+            # a move the database did not take even after the move log's retry: it was not
+            # acknowledged, and the client resyncs when it reconnects
+            log.warning(
+                "room %s: closing a socket, the database is out of reach: %s", room_id, lost
+            )
+            code = CLOSE_TRY_AGAIN
+        except Exception:
+            log.exception("room %s: a socket's handler failed", room_id)
+            code = CLOSE_SERVER_ERROR
+        finally:
+            services.hub.leave(connection)
+            await connection.close(code)
+            services.manager.presence_changed(room_id)
+
+
+def _room_of(scope: Scope) -> str | None:
+    """The room a socket asks for; ``None`` for anything else. (The match is not kept: it
+    would live as long as the socket.)"""
+    if scope["type"] != "websocket":
+        return None
+    match = ROOM_PATH.fullmatch(scope["path"])
+    return None if match is None else match["room_id"]
 
 
 async def _admit(

@@ -114,7 +114,7 @@ ACTIVITIES = (
     ("RoomManager.on_event", "broker events from other processes"),
     ("_serve", "socket receive: parse, rate limit, dispatch"),
     ("_handle", "socket receive: parse, rate limit, dispatch"),
-    ("room_socket", "socket accept/close"),
+    ("RoomSockets.__call__", "socket accept/close"),
     ("WebSocketsSansIOProtocol", "websockets protocol: reading frames"),
     ("WebSocketProtocol", "websockets protocol: reading frames"),
     ("RedisBroker", "redis broker"),
