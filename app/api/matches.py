@@ -23,7 +23,7 @@ from app.api.params import PathId, PathNumber, QueryId
 from app.db.clock import iso
 from app.db.history import list_matches, match_summary
 from app.db.matches import MatchRecord, MoveRow, load_match, load_moves
-from app.rooms.lifecycle import with_termination
+from app.db.outcomes import with_termination
 from games import REGISTRY
 from games.base import Engine, State
 

@@ -15,7 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from app.db.clock import utcnow
 from app.db.models import ChatMessage, Player, Room, RoomSeat
 from app.db.players import PlayerRecord
-from app.rooms.lifecycle import RoomStatus
 
 
 @dataclass
@@ -35,7 +34,7 @@ class RoomRecord:
     game: str
     options: dict[str, Any]
     table: dict[str, Any]
-    status: RoomStatus
+    status: str  # the room layer's RoomStatus
     host: PlayerRecord
     private: bool
     match_id: int | None
@@ -114,7 +113,7 @@ async def _load_rooms(conn: AsyncConnection, where: list[Any], limit: int = 1) -
             game=row.game,
             options=row.options,
             table=row.table or {},
-            status=RoomStatus(row.status),
+            status=row.status,
             host=PlayerRecord(row.host_id, row.host_name),
             private=row.private,
             match_id=row.match_id,
@@ -170,7 +169,7 @@ async def _change_seat(
     except IntegrityError:  # another process's change won (SQLite does not lock the row)
         async with db.connect() as conn:
             status = await conn.scalar(select(Room.status).where(Room.id == room_id))
-        if status == RoomStatus.PLAYING:  # ck_rooms_full_when_playing
+        if status == "playing":  # ck_rooms_full_when_playing
             return SeatChange.ROOM_PLAYING
         return SeatChange.ALREADY_SEATED  # ux_room_seats_room_player
 

@@ -1,9 +1,9 @@
-"""A room's status and why a match ended: the two typed facts every room change checks."""
+"""A room's status and the changes of it the rules allow (why a match ended is stored with
+its outcome: :mod:`app.db.outcomes`)."""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
 
 class RoomStatus(StrEnum):
@@ -20,10 +20,6 @@ class RoomStatus(StrEnum):
             raise InvalidTransition(f"a room cannot go from {self} to {new}")
         return new
 
-    @property
-    def seats_may_change(self) -> bool:
-        return self is not RoomStatus.PLAYING
-
 
 _NEXT: dict[RoomStatus, frozenset[RoomStatus]] = {
     RoomStatus.WAITING: frozenset({RoomStatus.PLAYING}),
@@ -34,20 +30,3 @@ _NEXT: dict[RoomStatus, frozenset[RoomStatus]] = {
 
 class InvalidTransition(RuntimeError):
     """A room change the lifecycle forbids: the code asked for it, no client can."""
-
-
-class Termination(StrEnum):
-    """Why a match ended: stored in its outcome as ``termination``."""
-
-    NORMAL = "normal"  # the rules ended it
-    FORFEIT = "forfeit"  # a seat lost by the table settings (timer or absence)
-    ABORTED = "aborted"  # it cannot go on (its rules changed since it began): no result
-
-
-def with_termination(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
-    """An outcome saying why the match ended (outcomes stored before it said so ended by the
-    rules or by a forfeit, which names its seat)."""
-    if outcome is None or "termination" in outcome:
-        return outcome
-    forfeit = "forfeit" in outcome.get("detail", {})
-    return {**outcome, "termination": Termination.FORFEIT if forfeit else Termination.NORMAL}

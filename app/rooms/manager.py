@@ -32,13 +32,14 @@ from app.db import matches as match_db
 from app.db import rooms as room_db
 from app.db.clock import iso, utcnow
 from app.db.movelog import MoveCommit, MoveLog, UnstorableMove
+from app.db.outcomes import Termination, with_termination
 from app.db.players import PlayerRecord
 from app.db.startlog import StartLog
 from app.rooms import referee
 from app.rooms.bots import LEVELS, BotPlayer
 from app.rooms.errors import ActionRefused, ErrorCode, RoomError, forbidden, not_found
 from app.rooms.keyed_locks import KeyedLocks
-from app.rooms.lifecycle import RoomStatus, Termination, with_termination
+from app.rooms.lifecycle import RoomStatus
 from app.rooms.ports import Audience, Broker
 from app.rooms.referee import Forfeit, StandIn, TimerMove, Verdict
 from app.rooms.runtime import RoomRuntime
@@ -425,14 +426,14 @@ class RoomManager:
         async def start() -> Effects:
             room = runtime.room
             if rematch:
-                if room.status is not RoomStatus.FINISHED:
+                if room.status != RoomStatus.FINISHED:
                     raise RoomError(ErrorCode.NOT_FINISHED, "A rematch follows a finished match.")
                 if player.id != room.host.id and runtime.seat_of(player.id) is None:
                     raise forbidden("Only the host or a seated player can call a rematch.")
             else:
                 if player.id != room.host.id:
                     raise forbidden("Only the host can start the match.")
-                if room.status is not RoomStatus.WAITING:
+                if room.status != RoomStatus.WAITING:
                     raise RoomError(ErrorCode.ALREADY_STARTED, "The match has already started.")
             if not all(s.filled for s in room.seats):
                 raise RoomError(

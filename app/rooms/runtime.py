@@ -16,8 +16,9 @@ import orjson
 
 from app.db.clock import aware, iso
 from app.db.matches import MatchEnd, MatchRecord, MoveRow
+from app.db.outcomes import with_termination
 from app.db.rooms import RoomRecord
-from app.rooms.lifecycle import RoomStatus, with_termination
+from app.rooms.lifecycle import RoomStatus
 from app.rooms.table import TableSettings
 from games import get_game
 from games.base import Action, Engine, Seat, State
@@ -87,14 +88,14 @@ class RoomRuntime:
 
     def begin(self, match: MatchRecord) -> None:
         """A new match starts at this table."""
-        self.room.status = self.room.status.moved_to(RoomStatus.PLAYING)
+        self.room.status = RoomStatus(self.room.status).moved_to(RoomStatus.PLAYING)
         self.room.match_id = match.id
         self.load_match(match, None, [])
 
     def end(self, outcome: dict[str, Any]) -> None:
         """The match is over with ``outcome`` (which says why, under ``termination``)."""
         self.terminal = outcome
-        self.room.status = self.room.status.moved_to(RoomStatus.FINISHED)
+        self.room.status = RoomStatus(self.room.status).moved_to(RoomStatus.FINISHED)
 
     def ended_by_rules(self) -> dict[str, Any] | None:
         """The outcome of a match whose rules have ended it, as the room stores it."""
@@ -106,7 +107,7 @@ class RoomRuntime:
     def settle(self) -> None:
         """After moves made elsewhere: if the rules ended the match, the room has finished."""
         outcome = self.ended_by_rules() if self.terminal is None else None
-        if outcome is not None and self.room.status is RoomStatus.PLAYING:
+        if outcome is not None and self.room.status == RoomStatus.PLAYING:
             self.end(outcome)
 
     def match_end(
@@ -137,7 +138,7 @@ class RoomRuntime:
     def playing(self) -> bool:
         return (
             self.state is not None
-            and self.room.status is RoomStatus.PLAYING
+            and self.room.status == RoomStatus.PLAYING
             and self.terminal is None
         )
 

@@ -15,9 +15,10 @@ from sqlalchemy import text, update
 from sqlalchemy.exc import IntegrityError
 
 from app.db.models import Room, RoomSeat
+from app.db.outcomes import with_termination
 from app.db.players import PlayerRecord, create_player
 from app.rooms.errors import RoomError
-from app.rooms.lifecycle import InvalidTransition, RoomStatus, with_termination
+from app.rooms.lifecycle import InvalidTransition, RoomStatus
 from app.services import Services
 from app.settings import Settings
 from tests.server import fresh_database, run_on_own_loop
