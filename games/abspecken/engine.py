@@ -1,4 +1,5 @@
-"""The ABspecken engine: the contract of ``games.base.Engine`` wired to this package."""
+"""The ABspecken engine: ``META`` and the contract of ``games.base.Engine`` wired to this
+package (players, room options, summary: spec sections 1, 4, 6, 7)."""
 
 from __future__ import annotations
 
@@ -10,24 +11,88 @@ from games.abspecken import actions as act
 from games.abspecken import determinize as det
 from games.abspecken import fallback, phases, rules, scoring
 from games.abspecken import view as view_mod
-from games.abspecken.meta import INFO
 from games.base import (
     Action,
     Engine,
     GameInfo,
     InvalidOptions,
+    OptionSpec,
     Outcome,
     Seat,
     State,
     check_turn,
 )
 
+META = GameInfo(
+    id="abspecken",
+    title="ABspecken",
+    min_players=2,
+    max_players=act.MAX_PLAYERS,
+    summary=(
+        "Roll two dice and a colour die, then all discard at once by the sum or by one die; "
+        "whoever cannot takes a card from someone who did. Empty your hand and piles first; "
+        "the lowest penalty total wins."
+    ),
+    options=(
+        OptionSpec(
+            "piggy_die",
+            "bool",
+            False,
+            "Piggy die extension (the roller may add it once their discard pile has a card)",
+        ),
+        OptionSpec(
+            "end_threshold",
+            "int",
+            33,
+            "The game ends after the round in which someone reaches this many penalty points",
+            min=1,
+            max=999,
+        ),
+        OptionSpec(
+            "number_die",
+            "bool",
+            False,
+            "Show the number die instead of the colour die (for colour-blind players)",
+        ),
+        OptionSpec(
+            "smile_gift_mandatory",
+            "bool",
+            False,
+            "Smiling piggy: the roller must give a card away (otherwise it is optional)",
+        ),
+        OptionSpec(
+            "take_order",
+            "choice",
+            rules.CLOCKWISE,
+            "Order of players who could not discard: "
+            "clockwise from the roller, or who declared first",
+            choices=(rules.CLOCKWISE, rules.SPEED),
+        ),
+        OptionSpec(
+            "take_choice",
+            "choice",
+            rules.RANDOM,
+            "Taking a card: drawn blind at random, or chosen by the player who gives it",
+            choices=(rules.RANDOM, rules.SOURCE_CHOOSES),
+        ),
+        OptionSpec(
+            "first_roller",
+            "int",
+            -1,
+            "Seat that rolls first (0 is the first seat); -1 picks one at random",
+            min=-1,
+            max=4,
+        ),
+    ),
+    perfect_information=False,
+)
+
 #: Actions whose content only the actor may see (the secret pick and decision).
 SECRET_ACTIONS = frozenset({act.PICK, act.DISCARD, act.CANNOT})
 
 
-class Abspecken(Engine):
-    info: GameInfo = INFO
+class AbspeckenEngine(Engine):
+    info = META
     version = "1"
     action_schema = act.SCHEMA
 
@@ -102,3 +167,6 @@ class Abspecken(Engine):
     def fallback_action(self, state: State, seat: Seat) -> Action:
         check_turn(self, state, seat)
         return fallback.fallback(state, seat)
+
+
+ENGINE = AbspeckenEngine()

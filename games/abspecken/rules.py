@@ -33,7 +33,6 @@ from games.abspecken import actions as act
 from games.abspecken import discards, phases, scoring
 from games.abspecken.actions import sums_for
 from games.abspecken.cards import HAND_SIZE, add, contains, counts_of, full_piles, remove
-from games.abspecken.meta import SOURCE_CHOOSES, SPEED
 from games.base import (
     IllegalAction,
     Seat,
@@ -42,6 +41,13 @@ from games.base import (
     new_rng_state,
     require,
 )
+
+#: Take order: clockwise from the roller, or the order the "cannot" declarations arrived.
+CLOCKWISE = "clockwise"
+SPEED = "speed"
+#: Which card a taker receives: a blind random draw, or one the source chooses.
+RANDOM = "random"
+SOURCE_CHOOSES = "source_chooses"
 
 
 def setup(players: int, seed: int, options: Mapping[str, Any]) -> State:

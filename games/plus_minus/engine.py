@@ -1,4 +1,5 @@
-"""The Plus & Minus engine: the contract of ``games.base.Engine`` wired to this package."""
+"""The Plus & Minus engine: ``META`` and the contract of ``games.base.Engine`` wired to this
+package."""
 
 from __future__ import annotations
 
@@ -76,3 +77,6 @@ class PlusMinusEngine(Engine):
         if action.get("type") != "pass" or viewer in (actor, action.get("to")):
             return action
         return {key: value for key, value in action.items() if key != "card"}
+
+
+ENGINE = PlusMinusEngine()
