@@ -192,8 +192,9 @@ def _rng(state: State) -> random.Random:
     return draw_rng(state)
 
 
-def apply(state: State, seat: Seat, kind: str, action: Action) -> State:
-    """Apply one action of ``kind`` (turn and game-over checks are done by the engine)."""
+def apply(state: State, seat: Seat, action: Action) -> State:
+    """Apply one action (turn, game-over and type checks are done by the engine)."""
+    kind = action["type"]
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise MalformedAction(f"unknown action type {kind!r} (draw, swap, play, discard, hold)")

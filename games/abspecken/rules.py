@@ -34,6 +34,7 @@ from games.abspecken import discards, phases, scoring
 from games.abspecken.actions import sums_for
 from games.abspecken.cards import HAND_SIZE, add, contains, counts_of, full_piles, remove
 from games.base import (
+    Action,
     IllegalAction,
     Seat,
     State,
@@ -96,8 +97,10 @@ def to_act(state: State) -> frozenset[Seat]:
     return frozenset()
 
 
-def apply(state: State, seat: Seat, move: act.Move) -> State:
-    """The state after ``seat`` makes ``move`` (already parsed and known to be on turn)."""
+def apply(state: State, seat: Seat, action: Action) -> State:
+    """The state after ``seat`` (known to be on turn) plays ``action``; its shape is checked
+    here, as it is parsed."""
+    move = act.from_wire(action)
     phase = state["phase"]
     kind = act.KIND[type(move)]
     if kind not in act.PHASE_ACTIONS.get(phase, ()):

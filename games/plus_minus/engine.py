@@ -15,8 +15,6 @@ from games.base import (
     Outcome,
     Seat,
     State,
-    check_turn,
-    expect_type,
 )
 from games.plus_minus import actions, determinize, rules, view
 
@@ -55,9 +53,7 @@ class PlusMinusEngine(Engine):
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         return actions.legal_actions(state, seat)
 
-    def apply(self, state: State, seat: Seat, action: Action) -> State:
-        check_turn(self, state, seat)
-        return rules.apply(state, seat, action, expect_type(action))
+    apply_unchecked = staticmethod(rules.apply)
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view.view(state, seat)
