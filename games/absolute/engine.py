@@ -3,18 +3,14 @@ package."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from games.absolute import actions, determinize, rules, view
-from games.absolute.cards import NUMBER, RANK
 from games.base import (
-    Action,
     Engine,
     GameInfo,
     OptionSpec,
-    Seat,
     State,
 )
 
@@ -55,32 +51,15 @@ class AbsoluteEngine(Engine):
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))
 
-    # The rules' own functions serve the hottest calls: a call less for each.
+    # The contract's calls are the package's own functions, with no call in between.
     to_act = staticmethod(rules.to_act)
     legal_actions = staticmethod(actions.legal_actions)
-    outcome = staticmethod(rules.outcome)
-
     apply_unchecked = staticmethod(rules.apply)
-
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def reveal(self, state: State) -> dict[str, Any]:
-        """Every card shown (all hands, the deck, the card just drawn), for replays."""
-        return view.reveal(state)
-
-    def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:
-        return determinize.determinize(state, seat, rng)
-
-    def fallback_action(self, state: State, seat: Seat) -> Action:
-        """For a silent seat: draw from the deck, then hold, or shed the costliest card."""
-        if state["phase"] == "draw":
-            return self.legal_actions(state, seat)[0]
-        if actions.can_hold(state):
-            return {"type": "hold"}
-        hand = state["hands"][seat]
-        worst = max(hand, key=lambda card: (NUMBER[card], RANK[card]))
-        return {"type": "discard", "card": worst}
+    outcome = staticmethod(rules.outcome)
+    determinize = staticmethod(determinize.determinize)
+    fallback_action = staticmethod(actions.fallback_action)
+    reveal = staticmethod(view.reveal)  # every card shown, for replays
+    view = staticmethod(view.view)  # last: from here on ``view`` is the method
 
 
 ENGINE = AbsoluteEngine()

@@ -3,21 +3,17 @@ package (players, room options, summary: spec sections 1, 4, 6, 7)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from games.abspecken import actions as act
-from games.abspecken import determinize as det
-from games.abspecken import fallback, phases, rules, scoring
-from games.abspecken import view as view_mod
+from games.abspecken import determinize, fallback, rules, view
 from games.base import (
     Action,
     Engine,
     GameInfo,
     InvalidOptions,
     OptionSpec,
-    Outcome,
     Seat,
     State,
     check_turn,
@@ -87,9 +83,6 @@ META = GameInfo(
     perfect_information=False,
 )
 
-#: Actions whose content only the actor may see (the secret pick and decision).
-SECRET_ACTIONS = frozenset({act.PICK, act.DISCARD, act.CANNOT})
-
 
 class AbspeckenEngine(Engine):
     info = META
@@ -105,61 +98,19 @@ class AbspeckenEngine(Engine):
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))
 
-    def to_act(self, state: State) -> frozenset[Seat]:
-        return rules.to_act(state)
-
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         if seat not in rules.to_act(state):
             return []
         return act.legal_moves(state, seat)
 
+    # The contract's calls are the package's own functions, with no call in between.
+    to_act = staticmethod(rules.to_act)
     apply_unchecked = staticmethod(rules.apply)
-
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        return view_mod.view(state, seat)
-
-    def reveal(self, state: State) -> dict[str, Any]:
-        """The replay's view: the table with every hand and secret choice shown."""
-        return view_mod.reveal(state)
-
-    def outcome(self, state: State) -> Outcome | None:
-        if state["phase"] != phases.OVER:
-            return None
-        totals = state["totals"]
-        return Outcome(
-            scores=tuple(-float(total) for total in totals),
-            winners=scoring.winners(totals),
-            rounds=tuple(state["rounds"]),
-            detail={
-                "penalties": list(totals),
-                "end_threshold": state["options"]["end_threshold"],
-                "rounds_played": len(state["rounds"]),
-            },
-        )
-
-    def is_over(self, state: State) -> bool:
-        return self.outcome(state) is not None
-
-    def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:
-        return det.determinize(state, seat, rng)
-
-    def redact_action(self, action: Action, actor: Seat, viewer: Seat | None) -> Action | None:
-        """Secret picks and decisions show only that a choice was made; a passed card's
-        value shows only to the two players it passes between."""
-        if viewer == actor or not isinstance(action, dict):
-            return action
-        kind = action.get("type")
-        if kind in SECRET_ACTIONS:
-            return {"type": "hidden"}
-        if kind == act.GIFT:
-            if viewer == action.get("to"):
-                return action
-            return {"type": act.GIFT, "to": action.get("to")}
-        if kind == act.GIVE:
-            if viewer == action.get("to"):
-                return action
-            return {"type": act.GIVE, "to": action.get("to")}
-        return action
+    outcome = staticmethod(rules.outcome)
+    determinize = staticmethod(determinize.determinize)
+    reveal = staticmethod(view.reveal)  # the table with every hand and secret choice shown
+    redact_action = staticmethod(view.redact_action)
+    view = staticmethod(view.view)  # last: from here on ``view`` is the method
 
     def fallback_action(self, state: State, seat: Seat) -> Action:
         check_turn(self, state, seat)

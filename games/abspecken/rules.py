@@ -36,6 +36,7 @@ from games.abspecken.cards import HAND_SIZE, add, contains, counts_of, full_pile
 from games.base import (
     Action,
     IllegalAction,
+    Outcome,
     Seat,
     State,
     draw_rng,
@@ -95,6 +96,22 @@ def to_act(state: State) -> frozenset[Seat]:
     if phase == phases.REFILL:
         return frozenset(state["refilling"])
     return frozenset()
+
+
+def outcome(state: State) -> Outcome | None:
+    if state["phase"] != phases.OVER:
+        return None
+    totals = state["totals"]
+    return Outcome(
+        scores=tuple(-float(total) for total in totals),
+        winners=scoring.winners(totals),
+        rounds=tuple(state["rounds"]),
+        detail={
+            "penalties": list(totals),
+            "end_threshold": state["options"]["end_threshold"],
+            "rounds_played": len(state["rounds"]),
+        },
+    )
 
 
 def apply(state: State, seat: Seat, action: Action) -> State:

@@ -3,18 +3,14 @@ package."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from games.abstrac import actions, determinize, rules, view
 from games.base import (
-    Action,
     Engine,
     GameInfo,
     OptionSpec,
-    Outcome,
-    Seat,
     State,
 )
 
@@ -50,22 +46,13 @@ class AbstracEngine(Engine):
         checked = self.check_options(options, players)
         return rules.setup(seed, checked["target"])
 
-    def to_act(self, state: State) -> frozenset[Seat]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
-        return actions.legal_actions(state, seat)
-
+    # The contract's calls are the package's own functions, with no call in between.
+    to_act = staticmethod(rules.to_act)
+    legal_actions = staticmethod(actions.legal_actions)
     apply_unchecked = staticmethod(rules.apply)
-
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def outcome(self, state: State) -> Outcome | None:
-        return rules.outcome(state)
-
-    def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:
-        return determinize.determinize(state, seat, rng)
+    outcome = staticmethod(rules.outcome)
+    determinize = staticmethod(determinize.determinize)
+    view = staticmethod(view.view)
 
 
 ENGINE = AbstracEngine()

@@ -3,17 +3,13 @@ package."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from games.base import (
-    Action,
     Engine,
     GameInfo,
     OptionSpec,
-    Outcome,
-    Seat,
     State,
 )
 from games.plus_minus import actions, determinize, rules, view
@@ -47,32 +43,15 @@ class PlusMinusEngine(Engine):
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))
 
-    def to_act(self, state: State) -> frozenset[Seat]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
-        return actions.legal_actions(state, seat)
-
+    # The contract's calls are the package's own functions, with no call in between.
+    to_act = staticmethod(rules.to_act)
+    legal_actions = staticmethod(actions.legal_actions)
     apply_unchecked = staticmethod(rules.apply)
-
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def reveal(self, state: State) -> dict[str, Any]:
-        """Every card shown (all hands, whole stacks, the draw stack), for replays."""
-        return view.reveal(state)
-
-    def outcome(self, state: State) -> Outcome | None:
-        return rules.outcome(state)
-
-    def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:
-        return determinize.determinize(state, seat, rng)
-
-    def redact_action(self, action: Action, actor: Seat, viewer: Seat | None) -> Action | None:
-        """A pass shows its card only to the giver and the receiver (the action's ``to``)."""
-        if action.get("type") != "pass" or viewer in (actor, action.get("to")):
-            return action
-        return {key: value for key, value in action.items() if key != "card"}
+    outcome = staticmethod(rules.outcome)
+    determinize = staticmethod(determinize.determinize)
+    reveal = staticmethod(view.reveal)  # every card shown, for replays
+    redact_action = staticmethod(view.redact_action)
+    view = staticmethod(view.view)  # last: from here on ``view`` is the method
 
 
 ENGINE = PlusMinusEngine()
