@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 if TYPE_CHECKING:
@@ -126,6 +127,23 @@ class Outcome:
         }
 
 
+#: Which function of a game's modules serves which call of the contract, as
+#: ``method: (module's job, function)``: ``apply_unchecked`` is ``rules.apply``.
+SERVED_BY: dict[str, tuple[str, str]] = {
+    "to_act": ("rules", "to_act"),
+    "legal_actions": ("actions", "legal_actions"),
+    "apply_unchecked": ("rules", "apply"),
+    "outcome": ("rules", "outcome"),
+    "view": ("view", "view"),
+    "determinize": ("determinize", "determinize"),
+    "reveal": ("view", "reveal"),
+    "redact_action": ("view", "redact_action"),
+    "fallback_action": ("actions", "fallback_action"),
+}
+#: The calls every game must serve (the others have a default in :class:`Engine`).
+REQUIRED = ("to_act", "legal_actions", "apply_unchecked", "outcome", "view", "determinize")
+
+
 class Engine:
     """Base class for game engines; subclasses fill in the rules.
 
@@ -134,15 +152,33 @@ class Engine:
     rules refuse, including a seat acting out of turn; ``apply_unchecked`` is
     its trusted twin for actions known to be legal.
 
-    Every game declares itself the same way, in ``games/<id>/engine.py``: ``META``,
-    then ``class <Name>Engine(Engine)`` whose contract methods are the package's own
-    functions (``to_act = staticmethod(rules.to_act)``: no call in between), then
+    Every game declares itself the same way, in ``games/<id>/engine.py``: ``META``, then
+    ``class <Name>Engine(Engine, modules=(actions, determinize, rules, view))`` whose
+    contract methods are the package's own functions (see :data:`SERVED_BY`), then
     ``ENGINE``; ``games/<id>/__init__.py`` re-exports them.
     """
 
     info: ClassVar[GameInfo]
     version: ClassVar[str] = "1"
     action_schema: ClassVar[ActionSchema]
+
+    def __init_subclass__(cls, *, modules: Iterable[ModuleType] = (), **kwargs: Any) -> None:
+        """Serve the contract from a game's modules, named for their jobs: with
+        ``modules=(actions, determinize, rules, view)`` the class's ``to_act`` is
+        ``rules.to_act`` itself (a staticmethod: no call in between), and so on by
+        :data:`SERVED_BY`. A method the class defines itself wins; an optional one
+        (``reveal``, ``redact_action``, ``fallback_action``) the module lacks stays the base's.
+        """
+        super().__init_subclass__(**kwargs)
+        by_job = {module.__name__.rpartition(".")[2]: module for module in modules}
+        for method, (job, name) in SERVED_BY.items():
+            function = getattr(by_job.get(job), name, None)
+            if method not in cls.__dict__ and function is not None:
+                setattr(cls, method, staticmethod(function))
+        if by_job:
+            missing = [m for m in REQUIRED if getattr(cls, m) is getattr(Engine, m, None)]
+            if missing:
+                raise TypeError(f"{cls.__name__} does not serve {', '.join(missing)}")
 
     # -- options -----------------------------------------------------------------
     def check_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, Any]:

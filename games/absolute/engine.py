@@ -7,12 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.absolute import actions, determinize, rules, view
-from games.base import (
-    Engine,
-    GameInfo,
-    OptionSpec,
-    State,
-)
+from games.base import Engine, GameInfo, OptionSpec, State
 
 META = GameInfo(
     id="absolute",
@@ -43,23 +38,27 @@ META = GameInfo(
 )
 
 
-class AbsoluteEngine(Engine):
+class AbsoluteEngine(Engine, modules=(actions, determinize, rules, view)):
+    """ABSOLUTE on the engine contract. A turn starts with a draw:
+
+    >>> state = ENGINE.setup(2, seed=1)
+    >>> ENGINE.legal_actions(state, 1)
+    [{'type': 'draw', 'source': 'deck'}, {'type': 'draw', 'source': 'discard'}]
+    >>> ENGINE.apply(state, 1, {"type": "hold"})
+    Traceback (most recent call last):
+    ...
+    games.base.IllegalAction: Draw a card first, from the deck or the discard pile.
+    >>> state = ENGINE.apply_unchecked(state, 1, {"type": "draw", "source": "deck"})
+    >>> state["phase"], len(state["hands"][1])
+    ('play', 6)
+    """
+
     info = META
     version = "1"
     action_schema = actions.SCHEMA
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))
-
-    # The contract's calls are the package's own functions, with no call in between.
-    to_act = staticmethod(rules.to_act)
-    legal_actions = staticmethod(actions.legal_actions)
-    apply_unchecked = staticmethod(rules.apply)
-    outcome = staticmethod(rules.outcome)
-    determinize = staticmethod(determinize.determinize)
-    fallback_action = staticmethod(actions.fallback_action)
-    reveal = staticmethod(view.reveal)  # every card shown, for replays
-    view = staticmethod(view.view)  # last: from here on ``view`` is the method
 
 
 ENGINE = AbsoluteEngine()

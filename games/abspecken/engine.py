@@ -8,16 +8,7 @@ from typing import Any
 
 from games.abspecken import actions as act
 from games.abspecken import determinize, fallback, rules, view
-from games.base import (
-    Action,
-    Engine,
-    GameInfo,
-    InvalidOptions,
-    OptionSpec,
-    Seat,
-    State,
-    check_turn,
-)
+from games.base import Action, Engine, GameInfo, InvalidOptions, OptionSpec, Seat, State, check_turn
 
 META = GameInfo(
     id="abspecken",
@@ -84,7 +75,22 @@ META = GameInfo(
 )
 
 
-class AbspeckenEngine(Engine):
+class AbspeckenEngine(Engine, modules=(act, determinize, rules, view)):
+    """ABspecken on the engine contract. The opening hands are picked by all at once, in secret:
+
+    >>> state = ENGINE.setup(2, seed=1)
+    >>> sorted(ENGINE.to_act(state))
+    [0, 1]
+    >>> pick = {"type": "pick", "cards": [1, 1, 1, 1, 2]}
+    >>> state = ENGINE.apply(state, 0, pick)
+    >>> sorted(ENGINE.to_act(state)), ENGINE.redact_action(pick, 0, 1)
+    ([1], {'type': 'hidden'})
+    >>> ENGINE.apply(state, 1, {"type": "pick", "cards": [1, 1]})
+    Traceback (most recent call last):
+    ...
+    games.base.IllegalAction: Pick exactly 5 cards for your opening hand, not 2.
+    """
+
     info = META
     version = "1"
     action_schema = act.SCHEMA
@@ -102,15 +108,6 @@ class AbspeckenEngine(Engine):
         if seat not in rules.to_act(state):
             return []
         return act.legal_moves(state, seat)
-
-    # The contract's calls are the package's own functions, with no call in between.
-    to_act = staticmethod(rules.to_act)
-    apply_unchecked = staticmethod(rules.apply)
-    outcome = staticmethod(rules.outcome)
-    determinize = staticmethod(determinize.determinize)
-    reveal = staticmethod(view.reveal)  # the table with every hand and secret choice shown
-    redact_action = staticmethod(view.redact_action)
-    view = staticmethod(view.view)  # last: from here on ``view`` is the method
 
     def fallback_action(self, state: State, seat: Seat) -> Action:
         check_turn(self, state, seat)

@@ -7,12 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.abstrac import actions, determinize, rules, view
-from games.base import (
-    Engine,
-    GameInfo,
-    OptionSpec,
-    State,
-)
+from games.base import Engine, GameInfo, OptionSpec, State
 
 META = GameInfo(
     id="abstrac",
@@ -37,7 +32,17 @@ META = GameInfo(
 )
 
 
-class AbstracEngine(Engine):
+class AbstracEngine(Engine, modules=(actions, determinize, rules, view)):
+    """Abstrac on the engine contract. The first player chooses who takes first:
+
+    >>> state = ENGINE.setup(2, seed=1)
+    >>> len(state["row"]), ENGINE.legal_actions(state, 0)
+    (24, [{'type': 'order', 'first': True}, {'type': 'order', 'first': False}])
+    >>> state = ENGINE.apply_unchecked(state, 0, {"type": "order", "first": False})
+    >>> sorted(ENGINE.to_act(state))
+    [1]
+    """
+
     info = META
     version = "1"
     action_schema = actions.SCHEMA
@@ -45,14 +50,6 @@ class AbstracEngine(Engine):
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         checked = self.check_options(options, players)
         return rules.setup(seed, checked["target"])
-
-    # The contract's calls are the package's own functions, with no call in between.
-    to_act = staticmethod(rules.to_act)
-    legal_actions = staticmethod(actions.legal_actions)
-    apply_unchecked = staticmethod(rules.apply)
-    outcome = staticmethod(rules.outcome)
-    determinize = staticmethod(determinize.determinize)
-    view = staticmethod(view.view)
 
 
 ENGINE = AbstracEngine()

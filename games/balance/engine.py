@@ -8,13 +8,7 @@ from typing import Any
 
 from games.balance import actions, determinize, rules, view
 from games.balance.cards import pack_size
-from games.base import (
-    Engine,
-    GameInfo,
-    InvalidOptions,
-    OptionSpec,
-    State,
-)
+from games.base import Engine, GameInfo, InvalidOptions, OptionSpec, State
 
 META = GameInfo(
     id="balance",
@@ -49,7 +43,21 @@ META = GameInfo(
 )
 
 
-class BalanceEngine(Engine):
+class BalanceEngine(Engine, modules=(actions, determinize, rules, view)):
+    """Balance on the engine contract. Each play moves the shared balance:
+
+    >>> state = ENGINE.setup(2, seed=1)
+    >>> state["balance"], ENGINE.legal_actions(state, 0)[0]
+    (0, {'type': 'play', 'card': '2H', 'direction': 1})
+    >>> state = ENGINE.apply_unchecked(state, 0, {"type": "play", "card": "2H", "direction": 1})
+    >>> state["balance"], sorted(ENGINE.to_act(state))
+    (2, [1])
+    >>> ENGINE.apply(state, 1, {"type": "play", "card": "2H", "direction": 1})
+    Traceback (most recent call last):
+    ...
+    games.base.IllegalAction: You do not hold the 2♥.
+    """
+
     info = META
     version = "1"
     action_schema = actions.SCHEMA
@@ -63,16 +71,6 @@ class BalanceEngine(Engine):
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))
-
-    # The contract's calls are the package's own functions, with no call in between.
-    to_act = staticmethod(rules.to_act)
-    legal_actions = staticmethod(actions.legal_actions)
-    apply_unchecked = staticmethod(rules.apply)
-    outcome = staticmethod(rules.outcome)
-    determinize = staticmethod(determinize.determinize)
-    fallback_action = staticmethod(actions.fallback_action)
-    reveal = staticmethod(view.reveal)
-    view = staticmethod(view.view)  # last: from here on ``view`` is the method
 
 
 ENGINE = BalanceEngine()

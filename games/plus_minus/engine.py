@@ -6,12 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import (
-    Engine,
-    GameInfo,
-    OptionSpec,
-    State,
-)
+from games.base import Engine, GameInfo, OptionSpec, State
 from games.plus_minus import actions, determinize, rules, view
 
 META = GameInfo(
@@ -35,23 +30,26 @@ META = GameInfo(
 )
 
 
-class PlusMinusEngine(Engine):
+class PlusMinusEngine(Engine, modules=(actions, determinize, rules, view)):
+    """Plus & Minus on the engine contract. A pass shows its card to giver and receiver only:
+
+    >>> state = ENGINE.setup(3, seed=1)
+    >>> sorted(ENGINE.to_act(state))
+    [2]
+    >>> ENGINE.apply(state, 2, {"type": "pass", "card": "5H", "to": 0})
+    Traceback (most recent call last):
+    ...
+    games.base.IllegalAction: You must play a card first: at least one of your cards fits a stack.
+    >>> ENGINE.redact_action({"type": "pass", "card": "5H", "to": 0}, 2, 1)
+    {'type': 'pass', 'to': 0}
+    """
+
     info = META
     version = "1"
     action_schema = actions.SCHEMA
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))
-
-    # The contract's calls are the package's own functions, with no call in between.
-    to_act = staticmethod(rules.to_act)
-    legal_actions = staticmethod(actions.legal_actions)
-    apply_unchecked = staticmethod(rules.apply)
-    outcome = staticmethod(rules.outcome)
-    determinize = staticmethod(determinize.determinize)
-    reveal = staticmethod(view.reveal)  # every card shown, for replays
-    redact_action = staticmethod(view.redact_action)
-    view = staticmethod(view.view)  # last: from here on ``view`` is the method
 
 
 ENGINE = PlusMinusEngine()
