@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 if TYPE_CHECKING:
@@ -126,17 +127,58 @@ class Outcome:
         }
 
 
+#: Which function of a game's modules serves which call of the contract, as
+#: ``method: (module's job, function)``: ``apply_unchecked`` is ``rules.apply``.
+SERVED_BY: dict[str, tuple[str, str]] = {
+    "to_act": ("rules", "to_act"),
+    "legal_actions": ("actions", "legal_actions"),
+    "apply_unchecked": ("rules", "apply"),
+    "outcome": ("rules", "outcome"),
+    "view": ("view", "view"),
+    "determinize": ("determinize", "determinize"),
+    "reveal": ("view", "reveal"),
+    "redact_action": ("view", "redact_action"),
+    "fallback_action": ("actions", "fallback_action"),
+}
+#: The calls every game must serve (the others have a default in :class:`Engine`).
+REQUIRED = ("to_act", "legal_actions", "apply_unchecked", "outcome", "view", "determinize")
+
+
 class Engine:
     """Base class for game engines; subclasses fill in the rules.
 
     ``legal_actions`` returns ``[]`` for a seat that is not to act or when the
     match is over. ``apply`` raises :class:`IllegalAction` for anything the
-    rules refuse, including a seat acting out of turn.
+    rules refuse, including a seat acting out of turn; ``apply_unchecked`` is
+    its trusted twin for actions known to be legal.
+
+    Every game declares itself the same way, in ``games/<id>/engine.py``: ``META``, then
+    ``class <Name>Engine(Engine, modules=(actions, determinize, rules, view))`` whose
+    contract methods are the package's own functions (see :data:`SERVED_BY`), then
+    ``ENGINE``; ``games/<id>/__init__.py`` re-exports them.
     """
 
     info: ClassVar[GameInfo]
     version: ClassVar[str] = "1"
     action_schema: ClassVar[ActionSchema]
+
+    def __init_subclass__(cls, *, modules: Iterable[ModuleType] = (), **kwargs: Any) -> None:
+        """Serve the contract from a game's modules, named for their jobs: with
+        ``modules=(actions, determinize, rules, view)`` the class's ``to_act`` is
+        ``rules.to_act`` itself (a staticmethod: no call in between), and so on by
+        :data:`SERVED_BY`. A method the class defines itself wins; an optional one
+        (``reveal``, ``redact_action``, ``fallback_action``) the module lacks stays the base's.
+        """
+        super().__init_subclass__(**kwargs)
+        by_job = {module.__name__.rpartition(".")[2]: module for module in modules}
+        for method, (job, name) in SERVED_BY.items():
+            function = getattr(by_job.get(job), name, None)
+            if method not in cls.__dict__ and function is not None:
+                setattr(cls, method, staticmethod(function))
+        if by_job:
+            missing = [m for m in REQUIRED if getattr(cls, m) is getattr(Engine, m, None)]
+            if missing:
+                raise TypeError(f"{cls.__name__} does not serve {', '.join(missing)}")
 
     # -- options -----------------------------------------------------------------
     def check_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
@@ -174,6 +216,52 @@ class Engine:
         raise NotImplementedError
 
     def apply(self, state: State, seat: Seat, action: Action) -> State:
+        """The state after ``seat`` plays ``action``, every check made: for what clients send.
+
+        It refuses, in this order, an action after the end (``game_over``), from a seat
+        that is not to act (``not_your_turn``), of the wrong shape (``malformed_action``)
+        and one the rules do not allow (the game's code), raising :class:`IllegalAction`
+        with a sentence for the player. The input state is never changed.
+
+        >>> from games.abstrac import ENGINE
+        >>> state = ENGINE.setup(2, seed=1)
+        >>> ENGINE.legal_actions(state, 0)
+        [{'type': 'order', 'first': True}, {'type': 'order', 'first': False}]
+        >>> state = ENGINE.apply(state, 0, {"type": "order", "first": True})
+        >>> ENGINE.apply(state, 1, {"type": "take", "count": 1})
+        Traceback (most recent call last):
+        ...
+        games.base.IllegalAction: It is not your turn.
+        >>> ENGINE.apply(state, 0, {"type": "take", "count": 4})
+        Traceback (most recent call last):
+        ...
+        games.base.IllegalAction: You must take 1, 2 or 3 cards, not 4.
+        >>> state = ENGINE.apply(state, 0, {"type": "take", "count": 3})
+        >>> len(state["taken"][0])
+        3
+        """
+        check_turn(self, state, seat)
+        expect_type(action)
+        return self.apply_unchecked(state, seat, action)
+
+    def apply_unchecked(self, state: State, seat: Seat, action: Action) -> State:
+        """The state after ``seat`` plays ``action``, for trusted callers: like python-chess's
+        ``Board.push``, it does not check that the match is on, that ``seat`` is to act, or
+        that the action is well-formed and legal.
+
+        Use it only for an action from ``legal_actions(state, seat)`` (searches, bots'
+        playouts) or from a stored move log that ``apply`` once accepted (replays, catch-up);
+        anything else may raise any error or return a state the rules never reach. The rules
+        may still refuse an illegal action where the check is part of the transition, but no
+        caller may count on it. The input state is never changed.
+
+        >>> from games.abstrac import ENGINE
+        >>> state = ENGINE.setup(2, seed=1)
+        >>> for action in ({"type": "order", "first": True}, {"type": "take", "count": 3}):
+        ...     state = ENGINE.apply_unchecked(state, 0, action)
+        >>> len(state["taken"][0]), sorted(ENGINE.to_act(state))
+        (3, [1])
+        """
         raise NotImplementedError
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:

@@ -180,7 +180,7 @@ def _iterate(
         else:
             child = _select(available, bots.exploration)
             action = child.action  # type: ignore[assignment]
-        state = engine.apply(state, seat, action)
+        state = engine.apply_unchecked(state, seat, action)
         depth += 1
         path.append(child)
         node = child
@@ -240,7 +240,7 @@ def _playout(
             if policy is None
             else policy(engine, state, seat, legal, rng)
         )
-        state = engine.apply(state, seat, action)
+        state = engine.apply_unchecked(state, seat, action)
         depth += 1
     rewards = outcome_rewards(engine, state)
     if rewards is not None:

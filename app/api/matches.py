@@ -126,7 +126,7 @@ class Replay:
         start = max(s for s in self.checkpoints if s <= seq)
         state = self.checkpoints[start]
         for move in self.moves[start:seq]:
-            state = self.engine.apply(state, move.seat, move.action)
+            state = self.engine.apply_unchecked(state, move.seat, move.action)
             if move.seq % CHECKPOINT_EVERY == 0:
                 self.checkpoints[move.seq] = state
         return state

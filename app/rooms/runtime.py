@@ -83,7 +83,7 @@ class RoomRuntime:
     def catch_up(self, moves: list[MoveRow]) -> None:
         for move in moves:
             if self.state is not None and move.seq == self.seq + 1:
-                new_state = self.engine.apply(self.state, move.seat, move.action)
+                new_state = self.engine.apply_unchecked(self.state, move.seat, move.action)
                 self.advance(move.seat, move.action, new_state, move.at)
 
     def begin(self, match: MatchRecord) -> None:

@@ -37,6 +37,7 @@ from games.absolute.cards import (
     is_card,
     zero_range,
 )
+from games.absolute.cards import NUMBER as CARD_NUMBER
 from games.absolute.groups import zero_card
 from games.base import Action, MalformedAction, Seat, State
 from games.wire import NUMBER, ActionSchema, ListOf, OneOf
@@ -374,3 +375,14 @@ def play_actions(state: State, seat: Seat) -> list[Action]:
             group.sort(key=RANK.__getitem__)
             actions.append({"type": "play", "groups": [group]})
     return actions
+
+
+def fallback_action(state: State, seat: Seat) -> Action:
+    """For a silent seat: draw from the deck, then hold, or shed the costliest card."""
+    if state["phase"] == "draw":
+        return legal_actions(state, seat)[0]
+    if can_hold(state):
+        return {"type": "hold"}
+    hand = state["hands"][seat]
+    worst = max(hand, key=lambda card: (CARD_NUMBER[card], RANK[card]))
+    return {"type": "discard", "card": worst}

@@ -56,7 +56,6 @@ from games.base import (
     Action,
     IllegalAction,
     MalformedAction,
-    OptionSpec,
     Outcome,
     Seat,
     State,
@@ -64,23 +63,6 @@ from games.base import (
     draw_rng,
     new_rng_state,
     require,
-)
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        name="turn_limit",
-        type="int",
-        default=40,
-        label="Turns per player after which a round is scored as it stands",
-        min=5,
-        max=200,
-    ),
-    OptionSpec(
-        name="pure_regroup",
-        type="bool",
-        default=False,
-        label="Allow regrouping your own sets without playing a card (a discard is still owed)",
-    ),
 )
 
 # -- setup -----------------------------------------------------------------------------------
@@ -210,8 +192,9 @@ def _rng(state: State) -> random.Random:
     return draw_rng(state)
 
 
-def apply(state: State, seat: Seat, kind: str, action: Action) -> State:
-    """Apply one action of ``kind`` (turn and game-over checks are done by the engine)."""
+def apply(state: State, seat: Seat, action: Action) -> State:
+    """Apply one action (turn, game-over and type checks are done by the engine)."""
+    kind = action["type"]
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise MalformedAction(f"unknown action type {kind!r} (draw, swap, play, discard, hold)")

@@ -3,15 +3,10 @@
 Everyone discards at once by the dice; whoever cannot takes a card from someone who did. The
 package: ``cards`` (values, colours), ``discards`` (section 5: what may be discarded or drawn),
 ``actions`` (wire forms, legal actions), ``rules`` (setup, phases, apply), ``scoring``,
-``view``, ``determinize``, ``fallback`` (turn timer) and ``engine`` (the contract).
+``view``, ``determinize``, ``fallback`` (turn timer), ``bots`` and ``engine`` (``META`` and the
+contract).
 """
 
-from __future__ import annotations
+from games.abspecken.engine import ENGINE, META, AbspeckenEngine
 
-from games.abspecken.engine import Abspecken
-from games.abspecken.meta import INFO
-
-META = INFO
-ENGINE = Abspecken()
-
-__all__ = ["ENGINE", "INFO", "META", "Abspecken"]
+__all__ = ["ENGINE", "META", "AbspeckenEngine"]

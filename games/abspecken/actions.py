@@ -23,9 +23,10 @@ from typing import Any
 
 from games.abspecken import discards, phases
 from games.abspecken.cards import HAND_SIZE, SET_SIZE, VALUES, Card, counts_of
-from games.abspecken.meta import INFO
 from games.base import Action, MalformedAction, Seat, State, expect_int, expect_type
 from games.wire import ActionSchema, Bool, Int, ListOf, OneOf
+
+MAX_PLAYERS = 5
 
 PICK = "pick"
 ROLL = "roll"
@@ -136,7 +137,7 @@ KIND: dict[type, str] = {
 }
 
 _CARD = Int(min(VALUES), max(VALUES))
-_SEAT = Int(0, INFO.max_players - 1)
+_SEAT = Int(0, MAX_PLAYERS - 1)
 
 #: The wire form of every action (see :mod:`games.wire`).
 SCHEMA = ActionSchema(
@@ -147,7 +148,7 @@ SCHEMA = ActionSchema(
         NO_GIFT: {},
         DISCARD: {
             "option": OneOf(frozenset({discards.SUM, discards.DIE}), '"sum" or "die"'),
-            "cards": ListOf(_CARD, 1, SET_SIZE * INFO.max_players),
+            "cards": ListOf(_CARD, 1, SET_SIZE * MAX_PLAYERS),
         },
         CANNOT: {},
         TAKE: {"from": _SEAT},

@@ -33,15 +33,23 @@ from games.abspecken import actions as act
 from games.abspecken import discards, phases, scoring
 from games.abspecken.actions import sums_for
 from games.abspecken.cards import HAND_SIZE, add, contains, counts_of, full_piles, remove
-from games.abspecken.meta import SOURCE_CHOOSES, SPEED
 from games.base import (
+    Action,
     IllegalAction,
+    Outcome,
     Seat,
     State,
     draw_rng,
     new_rng_state,
     require,
 )
+
+#: Take order: clockwise from the roller, or the order the "cannot" declarations arrived.
+CLOCKWISE = "clockwise"
+SPEED = "speed"
+#: Which card a taker receives: a blind random draw, or one the source chooses.
+RANDOM = "random"
+SOURCE_CHOOSES = "source_chooses"
 
 
 def setup(players: int, seed: int, options: Mapping[str, Any]) -> State:
@@ -90,8 +98,26 @@ def to_act(state: State) -> frozenset[Seat]:
     return frozenset()
 
 
-def apply(state: State, seat: Seat, move: act.Move) -> State:
-    """The state after ``seat`` makes ``move`` (already parsed and known to be on turn)."""
+def outcome(state: State) -> Outcome | None:
+    if state["phase"] != phases.OVER:
+        return None
+    totals = state["totals"]
+    return Outcome(
+        scores=tuple(-float(total) for total in totals),
+        winners=scoring.winners(totals),
+        rounds=tuple(state["rounds"]),
+        detail={
+            "penalties": list(totals),
+            "end_threshold": state["options"]["end_threshold"],
+            "rounds_played": len(state["rounds"]),
+        },
+    )
+
+
+def apply(state: State, seat: Seat, action: Action) -> State:
+    """The state after ``seat`` (known to be on turn) plays ``action``; its shape is checked
+    here, as it is parsed."""
+    move = act.from_wire(action)
     phase = state["phase"]
     kind = act.KIND[type(move)]
     if kind not in act.PHASE_ACTIONS.get(phase, ()):

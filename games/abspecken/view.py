@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.abspecken import actions as act
 from games.abspecken import phases, rules
 from games.abspecken.actions import refill_need as need_of
 from games.abspecken.actions import sources_for, sums_for
 from games.abspecken.cards import COLOURS
 from games.abspecken.discards import PIGGY_SHIFT
 from games.abspecken.scoring import winners
-from games.base import Seat, State, clone
+from games.base import Action, Seat, State, clone
+
+#: Actions whose content only the actor may see (the secret pick and decision).
+SECRET_ACTIONS = frozenset({act.PICK, act.DISCARD, act.CANNOT})
 
 DISPLAY_OPTIONS = (
     "piggy_die",
@@ -134,3 +138,22 @@ def reveal(state: State) -> dict[str, Any]:
     shown["previous"] = state["previous"]
     shown["revealed"] = True
     return clone(shown)
+
+
+def redact_action(action: Action, actor: Seat, viewer: Seat | None) -> Action | None:
+    """Secret picks and decisions show only that a choice was made; a passed card's
+    value shows only to the two players it passes between."""
+    if viewer == actor or not isinstance(action, dict):
+        return action
+    kind = action.get("type")
+    if kind in SECRET_ACTIONS:
+        return {"type": "hidden"}
+    if kind == act.GIFT:
+        if viewer == action.get("to"):
+            return action
+        return {"type": act.GIFT, "to": action.get("to")}
+    if kind == act.GIVE:
+        if viewer == action.get("to"):
+            return action
+        return {"type": act.GIVE, "to": action.get("to")}
+    return action

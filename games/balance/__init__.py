@@ -2,106 +2,11 @@
 
 Spec: ``shared/rules/balance.md`` (the seed is an untitled gist; "Balance" is a working title).
 The state machine is in :mod:`games.balance.rules`, the actions in
-:mod:`games.balance.actions`, scoring in :mod:`games.balance.scoring`. A one-seat room plays the
-solo variant against the automaton (spec section 7).
+:mod:`games.balance.actions`, scoring in :mod:`games.balance.scoring`, ``META`` and the
+contract in :mod:`games.balance.engine`. A one-seat room plays the solo variant against the
+automaton (spec section 7).
 """
 
-from __future__ import annotations
-
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from games.balance import actions, determinize, rules, view
-from games.balance.cards import pack_size
-from games.base import (
-    Action,
-    Engine,
-    GameInfo,
-    InvalidOptions,
-    OptionSpec,
-    Outcome,
-    Seat,
-    State,
-    check_turn,
-    expect_type,
-)
-
-META = GameInfo(
-    id="balance",
-    title="Balance",
-    min_players=1,
-    max_players=10,
-    summary=(
-        "Draw, then add or subtract one card to the shared balance: landing on zero scores a "
-        "point, going beyond 9 costs one. First to 20 wins; one player plays solo against an "
-        "automaton."
-    ),
-    options=(
-        OptionSpec(name="decks", type="int", default=1, label="Decks", min=1, max=4),
-        OptionSpec(
-            name="jokers_per_deck",
-            type="int",
-            default=2,
-            label="Jokers per deck",
-            min=0,
-            max=2,
-        ),
-        OptionSpec(
-            name="max_rounds",
-            type="int",
-            default=0,
-            label="Round limit (0 = none; at the limit the best total wins)",
-            min=0,
-            max=500,
-        ),
-    ),
-    perfect_information=False,
-)
-
-
-class BalanceEngine(Engine):
-    info = META
-    version = "1"
-    action_schema = actions.SCHEMA
-
-    def check_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
-        checked = super().check_options(options, players)
-        cards = pack_size(checked["decks"], checked["jokers_per_deck"])
-        if rules.HAND_SIZE * players > cards:
-            raise InvalidOptions(f"{cards} cards are too few to deal five to {players} players")
-        return checked
-
-    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
-        return rules.setup(players, seed, self.check_options(options, players))
-
-    def to_act(self, state: State) -> frozenset[Seat]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
-        return actions.legal_actions(state, seat)
-
-    def apply(self, state: State, seat: Seat, action: Action) -> State:
-        expect_type(action)
-        check_turn(self, state, seat)
-        return rules.apply(state, seat, action)
-
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def reveal(self, state: State) -> dict[str, Any]:
-        return view.reveal(state)
-
-    def outcome(self, state: State) -> Outcome | None:
-        return rules.outcome(state)
-
-    def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:
-        return determinize.determinize(state, seat, rng)
-
-    def fallback_action(self, state: State, seat: Seat) -> Action:
-        return actions.fallback_action(state, seat)
-
-
-ENGINE = BalanceEngine()
+from games.balance.engine import ENGINE, META, BalanceEngine
 
 __all__ = ["ENGINE", "META", "BalanceEngine"]

@@ -1,7 +1,5 @@
 """Plus & Minus (FCG), 3-6 players: the rule engine. Spec: shared/rules/plus_minus.md."""
 
-from games.plus_minus.engine import META, PlusMinusEngine
-
-ENGINE = PlusMinusEngine()
+from games.plus_minus.engine import ENGINE, META, PlusMinusEngine
 
 __all__ = ["ENGINE", "META", "PlusMinusEngine"]

@@ -1,22 +1,12 @@
-"""The Plus & Minus engine: the contract of ``games.base.Engine`` wired to this package."""
+"""The Plus & Minus engine: ``META`` and the contract of ``games.base.Engine`` wired to this
+package."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import (
-    Action,
-    Engine,
-    GameInfo,
-    OptionSpec,
-    Outcome,
-    Seat,
-    State,
-    check_turn,
-    expect_type,
-)
+from games.base import Engine, GameInfo, OptionSpec, State
 from games.plus_minus import actions, determinize, rules, view
 
 META = GameInfo(
@@ -40,7 +30,20 @@ META = GameInfo(
 )
 
 
-class PlusMinusEngine(Engine):
+class PlusMinusEngine(Engine, modules=(actions, determinize, rules, view)):
+    """Plus & Minus on the engine contract. A pass shows its card to giver and receiver only:
+
+    >>> state = ENGINE.setup(3, seed=1)
+    >>> sorted(ENGINE.to_act(state))
+    [2]
+    >>> ENGINE.apply(state, 2, {"type": "pass", "card": "5H", "to": 0})
+    Traceback (most recent call last):
+    ...
+    games.base.IllegalAction: You must play a card first: at least one of your cards fits a stack.
+    >>> ENGINE.redact_action({"type": "pass", "card": "5H", "to": 0}, 2, 1)
+    {'type': 'pass', 'to': 0}
+    """
+
     info = META
     version = "1"
     action_schema = actions.SCHEMA
@@ -48,31 +51,5 @@ class PlusMinusEngine(Engine):
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))
 
-    def to_act(self, state: State) -> frozenset[Seat]:
-        return rules.to_act(state)
 
-    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
-        return actions.legal_actions(state, seat)
-
-    def apply(self, state: State, seat: Seat, action: Action) -> State:
-        check_turn(self, state, seat)
-        return rules.apply(state, seat, action, expect_type(action))
-
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def reveal(self, state: State) -> dict[str, Any]:
-        """Every card shown (all hands, whole stacks, the draw stack), for replays."""
-        return view.reveal(state)
-
-    def outcome(self, state: State) -> Outcome | None:
-        return rules.outcome(state)
-
-    def determinize(self, state: State, seat: Seat | None, rng: random.Random) -> State:
-        return determinize.determinize(state, seat, rng)
-
-    def redact_action(self, action: Action, actor: Seat, viewer: Seat | None) -> Action | None:
-        """A pass shows its card only to the giver and the receiver (the action's ``to``)."""
-        if action.get("type") != "pass" or viewer in (actor, action.get("to")):
-            return action
-        return {key: value for key, value in action.items() if key != "card"}
+ENGINE = PlusMinusEngine()

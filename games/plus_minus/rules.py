@@ -173,8 +173,9 @@ def _score_round(state: State) -> None:
 # -- actions ------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, action: Action, kind: str) -> State:
-    """Apply a turn-checked action of type ``kind``; raises :class:`IllegalAction`."""
+def apply(state: State, seat: int, action: Action) -> State:
+    """Apply a turn-checked action of a checked type; raises :class:`IllegalAction`."""
+    kind = action["type"]
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise MalformedAction(f"unknown action type {kind!r}; use play, swap, king or pass")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import State
+from games.base import Action, Seat, State
 from games.plus_minus.cards import sort_cards
 
 
@@ -79,3 +79,10 @@ def reveal(state: State) -> dict[str, Any]:
     shown["deck"] = list(state["deck"])
     shown["revealed"] = True
     return shown
+
+
+def redact_action(action: Action, actor: Seat, viewer: Seat | None) -> Action | None:
+    """A pass shows its card only to the giver and the receiver (the action's ``to``)."""
+    if action.get("type") != "pass" or viewer in (actor, action.get("to")):
+        return action
+    return {key: value for key, value in action.items() if key != "card"}

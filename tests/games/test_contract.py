@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from games import REGISTRY, IllegalAction, InvalidOptions, MalformedAction
-from games.base import Engine, OptionSpec, State
+from games.abstrac import actions as abstrac_actions
+from games.abstrac import rules as abstrac_rules
+from games.base import SERVED_BY, Engine, OptionSpec, State
 from tests.games.playout import player_counts, random_playout
 
 ENGINES = sorted(REGISTRY.items())
@@ -28,6 +30,23 @@ def test_registry_declares_every_game() -> None:
         assert info["id"] == game_id
         assert 1 <= info["min_players"] <= info["max_players"]
         json.dumps(info)
+
+
+def test_engines_are_served_by_their_modules(engine: Engine) -> None:
+    """Each engine's calls are its package's functions, from the module named for the job."""
+    package = f"games.{engine.info.id}"
+    for method, (job, name) in SERVED_BY.items():
+        served = type(engine).__dict__.get(method)
+        if isinstance(served, staticmethod):
+            assert served.__func__.__module__ == f"{package}.{job}", method
+            assert served.__func__.__name__ == name, method
+
+
+def test_an_engine_missing_a_required_call_is_refused() -> None:
+    with pytest.raises(TypeError, match="view, determinize"):
+
+        class Partial(Engine, modules=(abstrac_actions, abstrac_rules)):
+            pass
 
 
 def test_default_options_are_valid(engine: Engine) -> None:
@@ -97,6 +116,24 @@ def test_apply_never_mutates_its_input(engine: Engine) -> None:
         snapshot = json.dumps(before, sort_keys=True)
         engine.apply(before, seat, action)
         assert json.dumps(before, sort_keys=True) == snapshot
+        engine.apply_unchecked(before, seat, action)
+        assert json.dumps(before, sort_keys=True) == snapshot
+
+
+def test_apply_unchecked_gives_what_apply_gives_for_legal_actions(engine: Engine) -> None:
+    """The trusted path is the checked one without its checks: for every action of random
+    playouts, and for a few other legal actions at each step, both give the same state."""
+    for seed in range(6):
+        players = player_counts(engine)[seed % len(player_counts(engine))]
+        rng = random.Random(seed)
+        trace = random_playout(engine, players, 600 + seed)
+        steps = zip(trace.actions, trace.states[:-1], trace.states[1:], strict=True)
+        for (seat, action), before, after in steps:
+            assert engine.apply_unchecked(before, seat, action) == after
+            legal = engine.legal_actions(before, seat)
+            for other in rng.sample(legal, min(2, len(legal))):
+                checked = engine.apply(before, seat, other)
+                assert engine.apply_unchecked(before, seat, other) == checked
 
 
 def test_legal_actions_are_empty_off_turn_and_all_apply(engine: Engine) -> None:
@@ -162,6 +199,21 @@ def test_out_of_turn_and_garbage_are_refused(engine: Engine) -> None:
     final = random_playout(engine, player_counts(engine)[0], 5).states[-1]
     with pytest.raises(IllegalAction):
         engine.apply(final, 0, {"type": "anything"})
+
+
+def test_apply_checks_game_over_then_turn_then_shape(engine: Engine) -> None:
+    """Every game refuses in one order, so the first failing check names the refusal."""
+    state = engine.setup(player_counts(engine)[-1], 3, None)
+    acting = engine.to_act(state)
+    for seat in range(engine.players(state)):
+        with pytest.raises(IllegalAction) as refused:
+            engine.apply(state, seat, None)  # type: ignore[arg-type]
+        assert refused.value.code == ("malformed_action" if seat in acting else "not_your_turn")
+    final = random_playout(engine, player_counts(engine)[0], 5).states[-1]
+    for seat in range(engine.players(final)):
+        with pytest.raises(IllegalAction) as refused:
+            engine.apply(final, seat, None)  # type: ignore[arg-type]
+        assert refused.value.code == "game_over"
 
 
 def _viewers(engine: Engine, state: State) -> list[int | None]:
