@@ -1,6 +1,6 @@
 """ABSOLUTE (Nonymous Games, Tony Diaz): sets of three or more cards that add up to zero.
 
-Spec: shared/rules/absolute.md. Modules: cards (the deck), groups (valid sets), scoring,
+Spec: docs/rules/absolute.md. Modules: cards (the deck), groups (valid sets), scoring,
 actions (wire forms and legal actions), rules (state machine), view, determinize, bots and
 engine (``META`` and the contract).
 """

@@ -1,6 +1,6 @@
 """Abstrac (David Parlett): two players take 1 to 3 cards from a face-up row to form melds.
 
-Spec: ``shared/rules/abstrac.md``. The state machine is in :mod:`games.abstrac.rules`, the
+Spec: ``docs/rules/abstrac.md``. The state machine is in :mod:`games.abstrac.rules`, the
 actions in :mod:`games.abstrac.actions`, scoring in :mod:`games.abstrac.scoring`, ``META``
 and the contract in :mod:`games.abstrac.engine`.
 """

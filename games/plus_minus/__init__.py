@@ -1,4 +1,4 @@
-"""Plus & Minus (FCG), 3-6 players: the rule engine. Spec: shared/rules/plus_minus.md."""
+"""Plus & Minus (FCG), 3-6 players: the rule engine. Spec: docs/rules/plus_minus.md."""
 
 from games.plus_minus.engine import ENGINE, META, PlusMinusEngine
 

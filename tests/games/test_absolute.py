@@ -1,4 +1,4 @@
-"""ABSOLUTE: every test vector of shared/rules/absolute.md (9.1-9.6), rules, views, properties."""
+"""ABSOLUTE: every test vector of docs/rules/absolute.md (9.1-9.6), rules, views, properties."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Abstrac: every test vector of shared/rules/abstrac.md (T1-T13), rules, views and properties."""
+"""Abstrac: every test vector of docs/rules/abstrac.md (T1-T13), rules, views and properties."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Balance: every test vector of shared/rules/balance.md section 8, plus properties.
+"""Balance: every test vector of docs/rules/balance.md section 8, plus properties.
 
 Vectors are named after their ids (M1-M8, K1-K3, G1-G4, S1-S9). Scenario states are built with
 :func:`rig`, which takes a real ``setup`` state and puts chosen cards in the hands and stock.

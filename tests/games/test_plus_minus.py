@@ -1,4 +1,4 @@
-"""Plus & Minus: every test vector of shared/rules/plus_minus.md section 8, plus properties."""
+"""Plus & Minus: every test vector of docs/rules/plus_minus.md section 8, plus properties."""
 
 from __future__ import annotations
 
