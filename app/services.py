@@ -16,6 +16,7 @@ from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
 from app.rooms.manager import RoomLimits, RoomManager
 from app.rooms.ports import Broker
+from app.rooms.replays import Replays
 from app.settings import Settings
 
 
@@ -29,6 +30,7 @@ class Services:
     hub: Hub
     manager: RoomManager
     players: PlayerDirectory
+    replays: Replays
     resuming: asyncio.Task[None] | None = None
     sweeping: asyncio.Task[None] | None = None
 
@@ -64,7 +66,9 @@ class Services:
         )
         hub.manager = manager
         await broker.start(manager.on_event)
-        services = cls(settings, db, starts, movelog, broker, hub, manager, PlayerDirectory(db))
+        services = cls(
+            settings, db, starts, movelog, broker, hub, manager, PlayerDirectory(db), Replays(db)
+        )
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())
         services.sweeping = loop.create_task(manager.sweep(), name="evict idle rooms")

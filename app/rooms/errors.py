@@ -30,6 +30,9 @@ class ErrorCode(StrEnum):
     NOT_FINISHED = "not_finished"
     TOO_MANY_ROOMS = "too_many_rooms"
     TOO_MANY_BOT_MATCHES = "too_many_bot_matches"
+    # a replay refused
+    MATCH_RUNNING = "match_running"
+    RULES_CHANGED = "rules_changed"
 
 
 class RoomError(Exception):

@@ -19,6 +19,7 @@ from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.outcomes import with_termination
 from app.db.rooms import RoomRecord
 from app.rooms.lifecycle import RoomStatus
+from app.rooms.messages import outcome_at, state_message
 from app.rooms.table import TableSettings
 from games import get_game
 from games.base import Action, Engine, Seat, State
@@ -99,10 +100,7 @@ class RoomRuntime:
 
     def ended_by_rules(self) -> dict[str, Any] | None:
         """The outcome of a match whose rules have ended it, as the room stores it."""
-        if self.state is None:
-            return None
-        outcome = self.engine.outcome(self.state)
-        return None if outcome is None else with_termination(outcome.to_json())
+        return None if self.state is None else outcome_at(self.engine, self.state, None)
 
     def settle(self) -> None:
         """After moves made elsewhere: if the rules ended the match, the room has finished."""
@@ -186,24 +184,15 @@ class RoomRuntime:
 
     def state_message(self, viewer: Seat | None) -> dict[str, Any]:
         assert self.state is not None and self.match is not None
-        engine, state = self.engine, self.state
-        result = self.terminal if self.terminal is not None else self.ended_by_rules()
-        last = None
-        if self.last is not None:
-            actor, action = self.last
-            last = {"seat": actor, "action": engine.redact_action(action, actor, viewer)}
-        playing = result is None
-        message = {
-            "type": "state",
-            "match_id": self.match.id,
-            "seq": self.seq,
-            "view": engine.view(state, viewer),
-            "to_act": sorted(engine.to_act(state)) if playing else [],
-            "legal": engine.legal_actions(state, viewer) if viewer is not None and playing else [],
-            "last": last,
-            "over": not playing,
-            "outcome": result,
-        }
+        message = state_message(
+            self.engine,
+            self.state,
+            viewer,
+            match_id=self.match.id,
+            seq=self.seq,
+            last=self.last,
+            outcome=self.terminal if self.terminal is not None else self.ended_by_rules(),
+        )
         deadlines = self.deadlines()
         if deadlines:
             message["deadlines"] = {str(seat): iso(when) for seat, when in deadlines.items()}

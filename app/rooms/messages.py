@@ -1,0 +1,52 @@
+"""What a viewer is shown of a match at one moment: the live ``state`` message and a replay's
+step are both built from these, so both redact a move and word an outcome the same way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.db.outcomes import with_termination
+from games.base import Action, Engine, Seat, State
+
+
+def last_seen(
+    engine: Engine, last: tuple[Seat, Action] | None, viewer: Seat | None
+) -> dict[str, Any] | None:
+    """The last move as ``viewer`` may know it."""
+    if last is None:
+        return None
+    actor, action = last
+    return {"seat": actor, "action": engine.redact_action(action, actor, viewer)}
+
+
+def outcome_at(
+    engine: Engine, state: State, stored: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """How the match ended: by its rules at ``state``, else as stored (a forfeit, an abort)."""
+    outcome = engine.outcome(state)
+    return with_termination(outcome.to_json()) if outcome is not None else stored
+
+
+def state_message(
+    engine: Engine,
+    state: State,
+    viewer: Seat | None,
+    *,
+    match_id: int,
+    seq: int,
+    last: tuple[Seat, Action] | None,
+    outcome: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The ``state`` message for one viewer (design section 4), without its deadlines."""
+    playing = outcome is None
+    return {
+        "type": "state",
+        "match_id": match_id,
+        "seq": seq,
+        "view": engine.view(state, viewer),
+        "to_act": sorted(engine.to_act(state)) if playing else [],
+        "legal": engine.legal_actions(state, viewer) if viewer is not None and playing else [],
+        "last": last_seen(engine, last, viewer),
+        "over": not playing,
+        "outcome": outcome,
+    }
