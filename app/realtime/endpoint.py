@@ -225,7 +225,7 @@ async def _handle(frame: str | bytes, connection: Connection, services: Services
         except ActionRefused as refused:
             connection.send(error(refused.code, refused.message, request.ref))
         except RoomError as refused:
-            connection.send(error(ErrorCode.ILLEGAL_ACTION, refused.message, request.ref))
+            connection.send(error(refused.code, refused.message, request.ref))
     elif isinstance(request, ChatMessage):
         await services.manager.chat(connection.room_id, connection.player, request.text)
     else:

@@ -1,0 +1,83 @@
+"""The drawn structure: no import cycle, and imports go one way (docs/architecture.md):
+the edges (web, api, realtime) -> rooms -> db; games imports nothing of app."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EDGES = {"web", "api", "realtime"}
+BELOW = {"rooms": {"db"}, "db": set()}  # what each inner layer may import of app
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports() -> dict[str, set[str]]:
+    """Each module of app and games, and the modules of them it imports at run time (not
+    those imported for type checking alone)."""
+    paths = [*ROOT.glob("app/**/*.py"), *ROOT.glob("games/**/*.py")]
+    modules = {_module(p): p for p in paths}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text())
+        typing_only = {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for inner in ast.walk(node)
+        }
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    whole = f"{node.module}.{alias.name}"
+                    found.add(whole if whole in modules else node.module)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "app" and len(parts) > 2 else None
+
+
+def test_no_import_cycle() -> None:
+    graph = _imports()
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        if module in path:
+            raise AssertionError(" -> ".join([*path[path.index(module) :], module]))
+        if module in done:
+            return
+        for imported in sorted(graph[module]):
+            visit(imported, [*path, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+    assert "app.rooms.manager" in done and "games.base" in done
+
+
+def _upward(module: str, target: str) -> bool:
+    if module.startswith("games"):
+        return target.startswith("app")
+    source, wanted = _layer(module), _layer(target)
+    if source in BELOW:
+        return wanted not in BELOW[source] | {source, None}
+    return source in EDGES and wanted in EDGES - {source}
+
+
+def test_imports_go_one_way() -> None:
+    graph = _imports()
+    assert [(m, t) for m, imported in graph.items() for t in imported if _upward(m, t)] == []
+    assert _upward("app.db.rooms", "app.rooms.lifecycle")  # the check itself can fail
+    assert _upward("app.api.rooms", "app.realtime.hub")
