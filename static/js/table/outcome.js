@@ -17,12 +17,14 @@ export function winnersOf(msg, scores = [], { fallback = null, lowWins = false }
   return scores.map((s, seat) => (s === best ? seat : null)).filter((seat) => seat !== null);
 }
 
-// "You win!", "Ann wins.", "Shared win: Ann and Ben." (`shared` words the shared win: its
-// lead and whether the viewer is named), "No winner." for an aborted match.
-export function headline(winners, words, { shared = "Shared win", mark = "." } = {}) {
+// "You win!", "Ann wins.", "Shared win: Ann and Ben.", "Shared win: you and Ben!", "No winner."
+// (an aborted match). A game may word the shared win its own way: `shared` leads it,
+// `youShare` replaces it when the viewer is among the winners; `mark` ends "Ann wins".
+export function headline(winners, words, { shared = "Shared win", youShare = "", mark = "." } = {}) {
   if (!winners.length) return "No winner.";
   if (winners.length === 1) return words.isMe(winners[0]) ? "You win!" : `${words.name(winners[0])} wins${mark}`;
   const mine = winners.find((seat) => words.isMe(seat));
+  if (mine !== undefined && youShare) return youShare;
   if (mine !== undefined) {
     const others = winners.filter((seat) => seat !== mine).map(words.name);
     return `${shared}: you and ${listWords(others)}!`;
@@ -77,7 +79,7 @@ export function drawOutcome(node, {
   fill(node,
     el("p", { class: `outcome-title ${prefix}-outcome-title` }, title || headline(won, words, headlineWords)),
     notes.filter(Boolean).map((note) => (typeof note === "string" ? el("p", { class: `${prefix}-outcome-note` }, note) : note)),
-    el("p", { class: "outcome-why", dataset: { termination } }, whyEnded(msg.outcome, words, normal)),
+    el("p", { class: `outcome-why ${prefix}-outcome-why`, dataset: { termination } }, whyEnded(msg.outcome, words, normal)),
     el("ol", { class: `outcome-finals ${listClass}` }, ranked.map((seat) => el("li", {
       class: `${prefix}-final` + (won.includes(seat) ? ` ${winClass}` : ""), dataset: { seat },
     },
