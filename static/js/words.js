@@ -1,8 +1,10 @@
 // words.js: the few words every page builds the same way. No DOM.
 
-// plural(1, "card") -> "1 card"; plural(3, "card") -> "3 cards"; plural(2, "child", "children")
+// plural(1, "card") -> "1 card"; plural(3, "card") -> "3 cards"; plural(2, "child", "children");
+// a negative count takes a real minus sign: plural(-1, "point") -> "−1 point"
 export function plural(count, word, many = `${word}s`) {
-  return `${count} ${count === 1 ? word : many}`;
+  const number = count < 0 ? `\u2212${-count}` : count;
+  return `${number} ${count === 1 || count === -1 ? word : many}`;
 }
 
 // ["Ann", "Ben", "Cy"] -> "Ann, Ben and Cy" (joiner "or" -> "Ann, Ben or Cy")

@@ -91,8 +91,9 @@ export function boardPart(tbl) {
   function renderOutcome() {
     const v = tbl.view();
     drawOutcome(tbl.ui.outcome, {
-      msg: tbl.isOver() ? { ...tbl.msg, over: true } : tbl.msg, words: tbl.words, prefix: "abs",
+      msg: tbl.msg, over: tbl.isOver(), words: tbl.words, prefix: "abs",
       scores: v.totals, winners: (tbl.msg.outcome && tbl.msg.outcome.winners) || v.winners || [],
+      normal: `All ${v.rounds_total} rounds played: the highest total wins.`,
       scoreText: number, winClass: "is-winner",
     });
   }

@@ -174,7 +174,7 @@ export function boardPart(tbl) {
   function renderOutcome() {
     const view = tbl.v();
     drawOutcome(tbl.ui.outcome, {
-      msg: tbl.isOver() ? { ...tbl.msg, over: true } : tbl.msg, words: tbl.words, prefix: "spk",
+      msg: tbl.msg, over: tbl.isOver(), words: tbl.words, prefix: "spk",
       scores: view.totals, lowWins: true,
       winners: view.winners && view.winners.length ? view.winners : (tbl.msg.outcome && tbl.msg.outcome.winners) || [],
       order: view.players.map((p) => p.seat).sort((a, b) => view.totals[a] - view.totals[b]),

@@ -17,6 +17,14 @@ export function winnersOf(msg, scores = [], { fallback = null, lowWins = false }
   return scores.map((s, seat) => (s === best ? seat : null)).filter((seat) => seat !== null);
 }
 
+// The final scores to show: the outcome's when the rules ended the match, else the game's own
+// (a forfeit's outcome scores only say who lost).
+export function finalScores(msg, own) {
+  const outcome = msg && msg.outcome;
+  const normal = outcome && (outcome.termination || "normal") === "normal";
+  return normal && Array.isArray(outcome.scores) ? outcome.scores : own;
+}
+
 // "You win!", "Ann wins.", "Shared win: Ann and Ben.", "Shared win: you and Ben!", "No winner."
 // (an aborted match). A game may word the shared win its own way: `shared` leads it,
 // `youShare` replaces it when the viewer is among the winners; `mark` ends "Ann wins".
@@ -56,6 +64,7 @@ export function whyEnded(outcome, words, normal = "") {
 /**
  * Draw the outcome into `node` (hidden while the match runs):
  *   msg         the state message (its outcome says who won and why it ended)
+ *   over        whether the match is over (default msg.over; a game may know it from its view)
  *   words       seatWords(ctx)
  *   prefix      the game's class prefix ("abs")
  *   scores      the final score of each seat (the game's own totals)
@@ -67,11 +76,11 @@ export function whyEnded(outcome, words, normal = "") {
  *   winClass    the class of a winner's line (default `${prefix}-final-win`)
  */
 export function drawOutcome(node, {
-  msg, words, prefix, scores, winners, order, title, notes = [], normal = "", headlineWords = {},
+  msg, over = Boolean(msg && msg.over), words, prefix, scores, winners, order, title, notes = [], normal = "", headlineWords = {},
   scoreText = (score) => String(score), after = () => null, winClass = `${prefix}-final-win`,
   listClass = `${prefix}-finals`, lowWins = false,
 }) {
-  if (!msg || !msg.over) { node.hidden = true; fill(node); return; }
+  if (!over) { node.hidden = true; fill(node); return; }
   const won = winners || winnersOf(msg, scores, { lowWins });
   const ranked = order || scores.map((_, seat) => seat)
     .sort((a, b) => (lowWins ? scores[a] - scores[b] : scores[b] - scores[a]));
