@@ -7,6 +7,11 @@
 
 import { cardEl, cardName, cardText, parseCard, SUITS } from "../js/cards.js";
 import { el, fill } from "../js/dom.js";
+import { clockNode, deadlineOf } from "../js/table/clock.js";
+import { createMoveLog } from "../js/table/movelog.js";
+import { drawOutcome, finalScores, winnersOf } from "../js/table/outcome.js";
+import { seatWords } from "../js/table/seats.js";
+import { plural } from "../js/words.js";
 
 const RANKS = ["A", "K", "Q", "J", "10", "9"];
 const SUIT_ORDER = ["S", "H", "D", "C"];
@@ -35,15 +40,16 @@ export function mount(root, ctx) {
   ui.outcome.dataset.testid = "outcome";
   ui.outcome.hidden = true;
   ui.status.setAttribute("aria-live", "polite");
+  const words = seatWords(ctx, { numberTwins: false });
+  const log = createMoveLog((state) => describeMove(state, words), { prefix: "ab" });
   const table = el("div", { class: "felt abstrac" },
     ui.board, ui.outcome, ui.status, ui.last, ui.top,
     el("section", { class: "ab-row-area", "aria-label": "The row" }, ui.rowHead, ui.row, ui.controls),
-    ui.bottom, ui.deals);
+    ui.bottom, log.element, ui.deals);
   root.append(table);
 
   // ------------------------------------------------------------- helpers
-  const name = (seat) => (seat === ctx.seat ? "You" : ctx.names[seat] || `Seat ${seat + 1}`);
-  const plainName = (seat) => ctx.names[seat] || `Seat ${seat + 1}`;
+  const plainName = words.plain;
   const legalTakes = () => (ctx.seat === null || !msg ? [] : msg.legal)
     .filter((a) => a.type === "take").map((a) => a.count);
   const legalOrder = () => ctx.seat !== null && msg && msg.legal.some((a) => a.type === "order");
@@ -55,8 +61,8 @@ export function mount(root, ctx) {
   const isOver = () => msg.over || msg.view.phase === "over";
   // Orientation (ctx.perspective): the viewer's seat, or the seat a spectator follows, is drawn
   // at the bottom. Identity ("You", controls) stays ctx.seat.
-  const bottomSeat = () => ctx.perspective ?? ctx.seat ?? 0;
-  const followed = (seat) => ctx.seat === null && seat === bottomSeat();
+  const bottomSeat = words.perspective;
+  const followed = words.followed;
 
   function send(action) {
     if (busy) return;
@@ -85,7 +91,9 @@ export function mount(root, ctx) {
       el("span", { class: "ab-name" }, plainName(seat)),
       seat === ctx.seat ? el("span", { class: "tag tag-you" }, "You") : null,
       v.dealer === seat ? el("span", { class: "tag" }, "Dealer") : null,
-      toMove() === seat && !isOver() ? el("span", { class: "tag tag-turn" }, "To play") : null),
+      toMove() === seat && !isOver() ? el("span", { class: "tag tag-turn" }, "To play") : null,
+      deadlineOf(msg, seat) && !isOver()
+        ? clockNode(deadlineOf(msg, seat), { className: "tag ab-clock", label: `Time left for ${plainName(seat)}` }) : null),
     el("div", { class: "ab-total" },
       el("strong", {}, String(v.totals[seat])), el("span", { class: "muted" }, ` / ${v.target}`)),
     el("progress", {
@@ -121,16 +129,8 @@ export function mount(root, ctx) {
     ui.status.classList.toggle("ab-status-you", legalTakes().length > 0 || legalOrder());
 
     const last = msg.last;
-    ui.last.textContent = last ? describe(last) : "";
+    ui.last.textContent = last ? describeMove(msg, words) : "";
     ui.last.hidden = !last;
-  }
-
-  function describe({ seat, action }) {
-    if (!action) return "";
-    const who = name(seat);
-    if (action.type === "take") return `${who} took ${action.count} card${action.count === 1 ? "" : "s"}.`;
-    if (action.type === "order") return `${who} chose to go ${action.first ? "first" : "second"}.`;
-    return `${who} played.`;
   }
 
   function renderRow() {
@@ -245,26 +245,14 @@ export function mount(root, ctx) {
   }
 
   function renderOutcome() {
-    if (!isOver()) { ui.outcome.hidden = true; return; }
     const v = msg.view;
-    const scores = (msg.outcome && msg.outcome.scores) || v.totals;
-    let winners = msg.outcome && msg.outcome.winners;
-    if (!winners) {
-      const best = Math.max(...scores);
-      winners = scores.map((s, i) => (s === best ? i : null)).filter((i) => i !== null);
-    }
-    let headline;
-    if (winners.length !== 1) headline = "It's a draw.";
-    else if (winners[0] === ctx.seat) headline = "You win!";
-    else headline = `${plainName(winners[0])} wins.`;
-    fill(ui.outcome,
-      el("p", { class: "ab-outcome-title" }, headline),
-      el("p", { class: "ab-outcome-score" },
-        [0, 1].map((s) => [s ? " – " : "", el("span", { class: "ab-final", dataset: { seat: s } },
-          el("span", { class: "ab-final-name" }, plainName(s)), " ",
-          el("strong", { class: "ab-final-score" }, String(scores[s])))]),
-        ` (target ${v.target}, ${plural((v.deals || []).length, "deal")})`));
-    ui.outcome.hidden = false;
+    const scores = finalScores(msg, v.totals);
+    const winners = winnersOf(msg, scores);
+    drawOutcome(ui.outcome, {
+      msg, over: isOver(), words, prefix: "ab", scores, winners, order: [0, 1],
+      title: winners.length > 1 ? "It's a draw." : undefined,
+      normal: `The target was ${v.target} points; ${plural((v.deals || []).length, "deal")} played.`,
+    });
   }
 
   function render() {
@@ -289,6 +277,7 @@ export function mount(root, ctx) {
     update(next) {
       msg = next;
       busy = false;
+      log.update(next);
       render();
     },
     destroy() {
@@ -297,8 +286,14 @@ export function mount(root, ctx) {
   };
 }
 
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+// The state's `last` move in words, for the status line and the move log.
+export function describeMove(msg, words) {
+  const { seat, action } = msg.last || {};
+  if (!action) return "";
+  const who = words.who(seat);
+  if (action.type === "take") return `${who} took ${plural(action.count, "card")}.`;
+  if (action.type === "order") return `${who} chose to go ${action.first ? "first" : "second"}.`;
+  return `${who} played.`;
 }
 
 function comboChip(kind, label, points) {

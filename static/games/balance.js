@@ -10,6 +10,11 @@
 
 import { cardEl, cardName, cardText, isJoker, parseCard } from "../js/cards.js";
 import { el, fill } from "../js/dom.js";
+import { clockNode, deadlineOf } from "../js/table/clock.js";
+import { createMoveLog } from "../js/table/movelog.js";
+import { drawOutcome, finalScores, headline as headlineOf } from "../js/table/outcome.js";
+import { seatWords } from "../js/table/seats.js";
+import { plural } from "../js/words.js";
 
 const SCALE = 20; // the gauge shows -20 .. +20; values beyond sit at its ends with an arrow
 const TRAIL = 8; // how many recent pile cards the strip shows
@@ -26,7 +31,6 @@ export function mount(root, ctx) {
   let msg = null;
   let busy = false;
   let keepFocus = false;
-  let clock = null;
 
   const part = (cls, tag = "div", props = {}) => el(tag, { class: cls, ...props });
   const ui = {
@@ -45,18 +49,20 @@ export function mount(root, ctx) {
     legend: part("bl-legend", "details"),
   };
   ui.outcome.hidden = true;
+  const words = seatWords(ctx, { numberTwins: false });
+  const log = createMoveLog((state) => describeMove(state, words), { prefix: "bl" });
   const table = el("div", { class: "felt balance" },
     ui.board, ui.meta, ui.outcome, el("div", { class: "bl-head", "aria-live": "polite" }, ui.status, ui.news),
     el("section", { class: "bl-centre", "aria-label": "The balance" }, ui.stock, ui.meter, ui.pile),
-    ui.hand, ui.trail, ui.hands, ui.rounds, ui.legend);
+    ui.hand, ui.trail, log.element, ui.hands, ui.rounds, ui.legend);
   root.append(table);
 
   // ------------------------------------------------------------- helpers
   const v = () => msg.view;
   const solo = () => v().mode === "solo";
   const isOver = () => Boolean(msg.over) || v().phase === "over";
-  const plainName = (seat) => ctx.names[seat] || `Seat ${seat + 1}`;
-  const who = (seat) => (seat === ctx.seat ? "You" : plainName(seat));
+  const plainName = words.plain;
+  const who = words.who;
   const limit = () => (v().rules && v().rules.limit) || 9;
   const mover = () => {
     const view = v();
@@ -167,24 +173,9 @@ export function mount(root, ctx) {
 
   // ------------------------------------------------------------- deadlines
   function deadlineSpan(seat) {
-    const at = msg.deadlines && msg.deadlines[String(seat)];
+    const at = deadlineOf(msg, seat);
     if (!at || isOver()) return null;
-    return el("span", { class: "bl-clock", dataset: { deadline: at }, "aria-label": `Time left for ${plainName(seat)}` }, ` · ${timeLeft(at)} left`);
-  }
-
-  function tickClocks() {
-    for (const node of table.querySelectorAll("[data-deadline]")) {
-      const text = timeLeft(node.dataset.deadline);
-      node.textContent = node.classList.contains("bl-clock") ? ` · ${text} left` : text;
-      node.classList.toggle("bl-clock-low", secondsLeft(node.dataset.deadline) <= 10);
-    }
-  }
-
-  function syncClock() {
-    const any = msg && msg.deadlines && Object.keys(msg.deadlines).length && !isOver();
-    if (any && !clock) clock = setInterval(tickClocks, 500);
-    if (!any && clock) { clearInterval(clock); clock = null; }
-    if (any) tickClocks();
+    return clockNode(at, { className: "bl-clock", label: `Time left for ${plainName(seat)}`, before: " · ", after: " left" });
   }
 
   // ------------------------------------------------------------- status lines
@@ -199,8 +190,8 @@ export function mount(root, ctx) {
       text = "Your turn: play one card, adding (+) or subtracting (−) it.";
       if (view.drawn) extra.push(`You drew the ${cardText(view.drawn)} (marked New).`);
       else if (view.stock === 0) extra.push("The stock is empty, so there is no draw.");
-      const mine = msg.deadlines && msg.deadlines[String(ctx.seat)];
-      if (mine) extra.push(el("span", { class: "bl-status-clock" }, "Time left: ", el("span", { dataset: { deadline: mine } }, timeLeft(mine))));
+      const mine = deadlineOf(msg, ctx.seat);
+      if (mine) extra.push(el("span", { class: "bl-status-clock" }, "Time left: ", clockNode(mine, { label: "Your time left" })));
     } else if (busy) {
       text = "Sending your play…";
     } else if (turn === null || turn === undefined) {
@@ -489,7 +480,7 @@ export function mount(root, ctx) {
   function renderOutcome() {
     if (!isOver()) { ui.outcome.hidden = true; fill(ui.outcome); return; }
     const view = v();
-    const scores = (msg.outcome && msg.outcome.scores) || view.points;
+    const scores = finalScores(msg, view.points);
     const won = winners();
     const reason = view.result ? view.result.reason : null;
     let headline;
@@ -503,9 +494,7 @@ export function mount(root, ctx) {
       const last = view.last_round;
       if (last) detail += ` Zeros: ${last.zeros[0]}, beyond ±${limit()}: ${last.busts[0]}, automaton matches: ${last.automaton_zeroings ?? 0}.`;
     } else {
-      if (won.length === 1) headline = won[0] === ctx.seat ? "You win!" : `${plainName(won[0])} wins!`;
-      else if (won.includes(ctx.seat)) headline = "A shared win: you are among the winners!";
-      else headline = `A shared win: ${won.map(plainName).join(" and ")}.`;
+      headline = headlineOf(won, words, { shared: "A shared win", youShare: "A shared win: you are among the winners!", mark: "!" });
       const text = DECISIONS[reason] || "";
       const you = won.length === 1 && won[0] === ctx.seat;
       detail = reason === "win" || reason === "last_survivor"
@@ -513,16 +502,11 @@ export function mount(root, ctx) {
         : text;
       detail += ` ${plural(view.rounds.length, "round")} played.`;
     }
-    const order = scores.map((_, s) => s).sort((a, b) => scores[b] - scores[a]);
-    fill(ui.outcome,
-      el("p", { class: "bl-outcome-title" }, headline),
-      el("p", { class: "bl-outcome-detail" }, detail),
-      el("ol", { class: "bl-finals" }, order.map((s) => el("li", { class: "bl-final" + (won.includes(s) ? " bl-final-win" : ""), dataset: { seat: s } },
-        el("span", { class: "bl-final-name" }, plainName(s)), " ",
-        el("strong", { class: "bl-final-score", dataset: { score: scores[s] } }, signedOrZero(scores[s])),
-        won.includes(s) ? el("span", { class: "tag tag-win" }, "won") : null))));
+    drawOutcome(ui.outcome, {
+      msg, over: true, words, prefix: "bl", scores, winners: won, title: headline, normal: detail,
+      scoreText: signedOrZero, after: (s) => (won.includes(s) ? el("span", { class: "tag tag-win" }, "won") : null),
+    });
     ui.outcome.dataset.won = String(won.includes(ctx.seat));
-    ui.outcome.hidden = false;
   }
 
   function renderRounds() {
@@ -585,7 +569,6 @@ export function mount(root, ctx) {
     renderRevealed();
     renderRounds();
     renderLegend();
-    syncClock();
 
     let target = focused ? table.querySelector(`[data-focus="${CSS.escape(focused)}"]`) : null;
     if (!target && (inside || keepFocus) && !busy) {
@@ -601,11 +584,10 @@ export function mount(root, ctx) {
     update(next) {
       msg = next;
       busy = false;
+      log.update(next);
       render();
     },
     destroy() {
-      if (clock) clearInterval(clock);
-      clock = null;
       table.remove();
     },
   };
@@ -655,16 +637,14 @@ function pointsText(points, prefix = "") {
   return points > 0 ? `${prefix}+${points} point${points === 1 ? "" : "s"}` : `${prefix}−${-points} point${points === -1 ? "" : "s"}`;
 }
 
-function plural(count, word) {
-  return `${count < 0 ? `−${-count}` : count} ${word}${count === 1 || count === -1 ? "" : "s"}`;
-}
-
-function timeLeft(iso) {
-  const s = Math.max(0, Math.ceil(secondsLeft(iso)));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-function secondsLeft(iso) {
-  const t = new Date(iso).getTime();
-  return Number.isNaN(t) ? 0 : (t - Date.now()) / 1000;
+// The state's `last` play in words, for the move log: "Ann added the 7♥: +2 → +9."
+export function describeMove(msg, words) {
+  const last = msg.last;
+  if (!last || !last.action || last.action.type !== "play") return "";
+  const { seat, action } = last;
+  const verb = action.direction > 0 ? "added" : "subtracted";
+  const pile = (msg.view && msg.view.pile) || [];
+  const entry = [...pile].reverse().find((e) => e.kind === "play" && e.seat === seat && e.card === action.card);
+  const move = entry ? `: ${signedOrZero(entry.before)} → ${signedOrZero(entry.after)}` : "";
+  return `${words.who(seat)} ${verb} the ${cardText(action.card)}${move}.`;
 }

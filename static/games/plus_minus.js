@@ -12,11 +12,15 @@
 
 import { cardEl, cardName, cardText, parseCard } from "../js/cards.js";
 import { el, fill } from "../js/dom.js";
+import { clockNode, deadlineOf } from "../js/table/clock.js";
+import { createMoveLog } from "../js/table/movelog.js";
+import { drawOutcome, finalScores, winnersOf } from "../js/table/outcome.js";
+import { seatWords } from "../js/table/seats.js";
+import { capital, plural } from "../js/words.js";
 
 const KINDS = ["plus", "minus"];
 const RANK_NUMBER = { A: 1, J: 11, Q: 12, K: 13 };
 const POINTS = { A: 20, 2: 5, 3: 5, 4: 5, 5: 5, 6: 0, 7: 0, 8: 0, 9: 0, 10: 10, J: 10, Q: 10, K: 10 };
-const LOG_SIZE = 6;
 
 const rankOf = (card) => {
   const rank = parseCard(card).rank;
@@ -26,9 +30,7 @@ const pointsOf = (card) => POINTS[parseCard(card).rank] ?? 0;
 const isWild = (top) => top === null || top === undefined || [1, 13].includes(rankOf(top));
 const fits = (card, top) => isWild(top) || Math.abs(rankOf(card) - rankOf(top)) <= 1;
 const stackKey = (seat, kind) => `${seat}:${kind}`;
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const KIND_TITLE = { plus: "Plus", minus: "Minus" };
 
 export function mount(root, ctx) {
@@ -39,7 +41,6 @@ export function mount(root, ctx) {
   let swapPicks = []; // stack keys picked for a 10's swap
   let kingPicks = []; // seats picked for a King
   let focusNext = null; // data-focus key to focus after the next render
-  let log = [];
 
   const part = (cls, tag = "div") => el(tag, { class: cls });
   const ui = {
@@ -50,22 +51,29 @@ export function mount(root, ctx) {
     others: part("pm-others"),
     mine: part("pm-mine"),
     handArea: part("pm-hand-area", "section"),
-    log: part("pm-log", "section"),
     rounds: part("pm-rounds", "section"),
   };
   ui.outcome.dataset.testid = "outcome";
   ui.outcome.hidden = true;
   ui.status.setAttribute("aria-live", "polite");
+  // the latest moves, newest first, with a line for each round just scored
+  const log = createMoveLog((state, before) => {
+    const view = state.view;
+    const fresh = [];
+    if (view.last_round && before && before.view.last_round?.round !== view.last_round.round) {
+      fresh.push(roundLine(view.last_round));
+    }
+    if (state.last) fresh.push(describe(state.last));
+    return fresh;
+  }, { prefix: "pm" });
   const table = el("div", { class: "felt pm" },
     el("div", { class: "pm-top" }, el("div", { class: "pm-top-text" }, ui.status, ui.sub), ui.deck),
     ui.outcome,
     el("section", { class: "pm-board", "aria-label": "The stacks" },
       ui.others,
       el("div", { class: "pm-front" }, ui.mine, ui.handArea)),
-    ui.log, ui.rounds, helpPanel());
+    log.element, ui.rounds, helpPanel());
   root.append(table);
-
-  const clock = setInterval(tickClocks, 1000);
 
   // ------------------------------------------------------------- helpers
   const v = () => msg.view;
@@ -82,6 +90,7 @@ export function mount(root, ctx) {
   };
   const who = (seat) => (seat === me() ? "you" : plainName(seat));
   const Who = (seat) => capital(who(seat));
+  const words = { ...seatWords(ctx), name: plainName, who: Who };
   const stackName = (seat, kind) => (seat === me() ? `your ${KIND_TITLE[kind]}` : `${plainName(seat)}'s ${KIND_TITLE[kind]}`);
   const stackOf = (seat, kind) => v().seats[seat][kind];
   const topText = (seat, kind) => {
@@ -185,20 +194,7 @@ export function mount(root, ctx) {
     return `Round ${round.round} scored: ${round.scores.map((s, i) => `${plainName(i)} ${signed(s)}`).join(", ")}.`;
   }
 
-  // The latest moves, newest first: grows while states arrive one move at a time, and starts
-  // again after a jump (a reconnect, or a replay's slider).
-  function updateLog() {
-    const before = prev;
-    const view = v();
-    if (before && before.seq === msg.seq && before.match_id === msg.match_id) return;
-    const fresh = [];
-    if (view.last_round && before && before.view.last_round?.round !== view.last_round.round) {
-      fresh.push(roundLine(view.last_round));
-    }
-    if (msg.last) fresh.push(describe(msg.last));
-    const consecutive = before && before.match_id === msg.match_id && msg.seq === before.seq + 1;
-    log = consecutive ? [...fresh, ...log].slice(0, LOG_SIZE) : fresh;
-  }
+
 
   // ------------------------------------------------------------- status
   function renderTop() {
@@ -265,8 +261,8 @@ export function mount(root, ctx) {
       tags.push(el("span", { class: "tag pm-tag-dir", title: anchor ? `This player passes cards to ${anchor}` : "This player passes cards to you" },
         anchor ? `Passes to ${anchor}` : "Passes to you"));
     }
-    const deadline = msg.deadlines && msg.deadlines[String(seat)];
-    if (deadline) tags.push(el("span", { class: "tag pm-clock", dataset: { deadline }, "aria-label": `Time left for ${plainName(seat)}` }, clockText(deadline)));
+    const deadline = deadlineOf(msg, seat);
+    if (deadline) tags.push(clockNode(deadline, { className: "tag pm-clock", label: `Time left for ${plainName(seat)}`, after: " left" }));
 
     let kingToggle = null;
     if (phase === "king" && kingSeats().includes(seat)) {
@@ -539,13 +535,7 @@ export function mount(root, ctx) {
   }
 
   // ------------------------------------------------------------- log, rounds, outcome
-  function renderLog() {
-    if (!log.length) { ui.log.hidden = true; return; }
-    ui.log.hidden = false;
-    fill(ui.log,
-      el("h3", {}, "Latest moves"),
-      el("ol", { class: "pm-log-list" }, log.map((line, i) => el("li", { class: i === 0 ? "pm-log-new" : "" }, line))));
-  }
+
 
   function renderRounds() {
     const view = v();
@@ -589,45 +579,13 @@ export function mount(root, ctx) {
   }
 
   function renderOutcome() {
-    if (!isOver()) { ui.outcome.hidden = true; return; }
     const view = v();
-    const scores = (msg.outcome && msg.outcome.scores) || view.totals;
-    let winners = msg.outcome && msg.outcome.winners;
-    if (!winners) {
-      const best = Math.max(...scores);
-      winners = scores.map((s, i) => (s === best ? i : null)).filter((i) => i !== null);
-    }
-    let headline;
-    if (winners.length > 1) {
-      headline = winners.includes(me()) ? `A shared win: you and ${winners.filter((s) => s !== me()).map(plainName).join(", ")}!`
-        : `A shared win: ${winners.map(plainName).join(" and ")}.`;
-    } else if (winners[0] === me()) headline = "You win!";
-    else headline = `${plainName(winners[0])} wins.`;
-    const ranking = scores.map((score, seat) => ({ score, seat })).sort((a, b) => b.score - a.score);
-    fill(ui.outcome,
-      el("p", { class: "pm-outcome-title" }, headline),
-      el("ol", { class: "pm-final-list" }, ranking.map(({ score, seat }) => el("li", {
-        class: "pm-final" + (winners.includes(seat) ? " pm-final-win" : ""), dataset: { seat },
-      },
-      el("span", { class: "pm-final-name" }, plainName(seat)),
-      el("strong", { class: "pm-final-score" }, String(score))))),
-      el("p", { class: "pm-outcome-note" }, `After ${plural(view.round_scores.length, "round")}, one per dealer.`));
-    ui.outcome.hidden = false;
-  }
-
-  // ------------------------------------------------------------- clocks
-  function clockText(iso) {
-    const left = Math.max(0, Math.round((new Date(iso).getTime() - Date.now()) / 1000));
-    if (Number.isNaN(left)) return "";
-    return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
-  }
-
-  function tickClocks() {
-    for (const node of table.querySelectorAll("[data-deadline]")) {
-      node.textContent = clockText(node.dataset.deadline);
-      const left = (new Date(node.dataset.deadline).getTime() - Date.now()) / 1000;
-      node.classList.toggle("pm-clock-low", left < 10);
-    }
+    const scores = finalScores(msg, view.totals);
+    drawOutcome(ui.outcome, {
+      msg, over: isOver(), words, prefix: "pm", listClass: "pm-final-list", scores,
+      winners: winnersOf(msg, scores), headlineWords: { shared: "A shared win" },
+      normal: `After ${plural(view.round_scores.length, "round")}, one per dealer.`,
+    });
   }
 
   // ------------------------------------------------------------- render
@@ -646,9 +604,7 @@ export function mount(root, ctx) {
     ui.others.dataset.count = String(seatOrder().length);
     fill(ui.mine, seatBoard(front()));
     renderHand();
-    renderLog();
     renderRounds();
-    tickClocks();
     if (focused) {
       const again = table.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
       if (again) again.focus({ preventScroll: false });
@@ -669,11 +625,10 @@ export function mount(root, ctx) {
         if (myPhase() !== "king") kingPicks = [];
         if (myPhase() === "pass" && hand.length === 1) pick = hand[0];
       }
-      updateLog();
+      log.update(next);
       render();
     },
     destroy() {
-      clearInterval(clock);
       table.remove();
     },
   };

@@ -6,6 +6,7 @@ import { get } from "./api.js";
 import { el, fill, say } from "./dom.js";
 import { loadGames } from "./games.js";
 import { matchList } from "./matchlist.js";
+import { plural } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -14,10 +15,6 @@ const playerId = Number($("player").dataset.playerId);
 function showName(name) {
   $("player-title").textContent = name;
   document.title = `${name} · cardroom`;
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "es"}`;
 }
 
 function signed(value) {
@@ -100,7 +97,7 @@ async function showStats() {
   } catch { /* ids will do */ }
   const t = stats.totals;
   $("player-stats").textContent = t.played
-    ? `${plural(t.played, "finished match")}: ${t.won} won, ${t.lost} lost, ${t.drawn} drawn`
+    ? `${plural(t.played, "finished match", "finished matches")}: ${t.won} won, ${t.lost} lost, ${t.drawn} drawn`
       + (stats.playing ? ` · playing ${stats.playing} now` : "") + "."
     : stats.playing ? `Playing ${stats.playing} now; no finished matches yet.` : "No finished matches yet.";
   const body = $("player-games").tBodies[0];

@@ -39,11 +39,20 @@
  *   }
  *   update(stateMsg)       called with every `state` message, whole:
  *                          {"type":"state","match_id","seq","view","to_act","legal","last",
- *                           "over","outcome"}. Each view replaces the previous one (no diffs).
- *                          `legal` is the viewer's own legal actions (empty for spectators).
+ *                           "over","outcome","deadlines"?}. Each view replaces the previous one
+ *                          (no diffs). `legal` is the viewer's own legal actions (empty for
+ *                          spectators). `deadlines` (seat -> ISO time) is there while a turn
+ *                          timer runs; `outcome.termination` says why a match ended.
  *   destroy()              remove listeners and timers; the core then empties root. Called
  *                          before a new match (rematch), a seat change or a perspective change
  *                          remounts the table (the latest state is then applied again).
+ *
+ * What every table shares comes from the core in static/js/table/, so each renderer draws only
+ * its own game: seats.js (names, "You", the order around the table from ctx.perspective),
+ * clock.js (turn clocks from `deadlines`: a renderer puts clockNode(deadline) where a seat is
+ * drawn; this module keeps every clock under `root` ticking, see startClocks), outcome.js (who
+ * won, the final scores, and why it ended in words) and movelog.js (the recent `last` moves in
+ * words, told by the game's describeMove). Plural and list words are in static/js/words.js.
  *
  * The match page reuses renderers for its replay stepper with a ctx whose act() always rejects
  * and state messages built from GET /api/matches/{id}/replay/{seq}: everything face up is
@@ -53,6 +62,7 @@
 import { fill, el } from "./dom.js";
 import { seatName, seatPlayerId } from "./names.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
+import { startClocks } from "./table/clock.js";
 
 const renderers = new Map();
 
@@ -108,6 +118,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
   let nextRef = 1;
   let followed = validSeat(follow) ? follow : 0; // the seat a spectator follows
   const baseTitle = document.title;
+  const clocks = startClocks(root); // the turn clocks the renderer draws, kept current
 
   function validSeat(value) {
     return Number.isInteger(value) && value >= 0 && (!names.length || value < names.length);
@@ -188,6 +199,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
       root.dataset.perspective = String(table.perspective);
     }
     table.instance.update(msg);
+    clocks.tick();
   }
 
   function onError(msg) {
@@ -232,6 +244,6 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
     sendChat(text) { return socket.send({ type: "chat", text }); },
     setRoom,
     follow: setFollow,
-    close() { socket.close(); unmount(); },
+    close() { socket.close(); clocks.stop(); unmount(); },
   };
 }
