@@ -14,6 +14,7 @@ from app.db.players import PlayerDirectory
 from app.db.startlog import StartLog
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
+from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.manager import RoomLimits, RoomManager
 from app.rooms.ports import Broker
 from app.rooms.replays import Replays
@@ -35,7 +36,8 @@ class Services:
     sweeping: asyncio.Task[None] | None = None
 
     @classmethod
-    async def start(cls, settings: Settings) -> Services:
+    async def start(cls, settings: Settings, *, clock: Clock = SYSTEM_CLOCK) -> Services:
+        """Everything ``settings`` asks for, on ``clock`` (a test's own, or the real one)."""
         db = make_engine(
             settings.database_url,
             settings.db_pool_size,
@@ -63,6 +65,7 @@ class Services:
                 bot_matches=settings.max_bot_matches,
                 idle_seconds=settings.room_idle_seconds,
             ),
+            clock=clock,
         )
         hub.manager = manager
         await broker.start(manager.on_event)

@@ -50,10 +50,12 @@ async def start_match(
     engine_version: str,
     from_status: str,
     starts: StartLog | None = None,
+    at: datetime | None = None,
 ) -> MatchRecord | None:
-    """Open a match for a room whose every seat is filled; ``None`` if the room moved on.
-    On Postgres the start goes with others that ``starts`` has waiting, if given."""
-    now = utcnow()
+    """Open a match for a room whose every seat is filled, started ``at`` (now, if not
+    given); ``None`` if the room moved on. On Postgres the start goes with others that
+    ``starts`` has waiting, if given."""
+    now = utcnow() if at is None else at
     match = {
         "room_id": room.id,
         "game": room.game,

@@ -20,7 +20,6 @@ import asyncio
 import logging
 import re
 import secrets
-import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -30,13 +29,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db import matches as match_db
 from app.db import rooms as room_db
-from app.db.clock import iso, utcnow
+from app.db.clock import iso
 from app.db.movelog import MoveCommit, MoveLog, UnstorableMove
 from app.db.outcomes import Termination, with_termination
 from app.db.players import PlayerRecord
 from app.db.startlog import StartLog
 from app.rooms import referee
 from app.rooms.bots import LEVELS, BotPlayer
+from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.errors import ActionRefused, ErrorCode, RoomError, forbidden, not_found
 from app.rooms.keyed_locks import KeyedLocks
 from app.rooms.lifecycle import RoomStatus
@@ -90,6 +90,7 @@ class RoomManager:
         bot_think: float = 0.3,
         bot_quick: float = 0.025,
         limits: RoomLimits | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.db = db
         self.starts = starts
@@ -99,10 +100,13 @@ class RoomManager:
         self.bot_delay = bot_delay
         self.snapshot_every = max(1, snapshot_every)
         self.limits = limits or RoomLimits()
+        self.clock = clock  # timers, seat holds, idle rooms, bots' pace and move time stamps
         self._runtimes: dict[str, RoomRuntime] = {}
         self._loading: dict[str, asyncio.Future[RoomRuntime]] = {}
         self._hosting = KeyedLocks[int]()  # a player's room creations, one at a time
-        self.bots = BotPlayer(bot_think, quick_s=bot_quick)
+        self.bots = BotPlayer(
+            bot_think, quick_s=bot_quick, clock=clock.monotonic, sleep=clock.sleep
+        )
         self.process_id = uuid.uuid4().hex
 
     # -- loading ---------------------------------------------------------------------
@@ -117,7 +121,7 @@ class RoomManager:
                 self._loading[room_id] = loading
                 loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
             runtime = await asyncio.shield(loading)
-        runtime.touched = time.monotonic()
+        runtime.touched = self.clock.monotonic()
         return runtime
 
     async def _open(self, room_id: str) -> RoomRuntime:
@@ -132,7 +136,7 @@ class RoomManager:
         room = await room_db.load_room(self.db, room_id)
         if room is None or room.game not in REGISTRY:
             raise not_found("room")
-        runtime = RoomRuntime(room)
+        runtime = RoomRuntime(room, touched=self.clock.monotonic())
         await self._load_match(runtime)
         return runtime
 
@@ -180,7 +184,7 @@ class RoomManager:
             "termination": Termination.ABORTED,
         }
         count = await match_db.load_move_count(self.db, match.id)
-        end = runtime.match_end(outcome, count, utcnow(), self.snapshot_every, rated=False)
+        end = runtime.match_end(outcome, count, self.clock.now(), self.snapshot_every, rated=False)
         await self.movelog.finish(end)
         runtime.end(outcome)
 
@@ -211,7 +215,7 @@ class RoomManager:
     def evict_idle(self, now: float | None = None) -> list[str]:
         """Drop the rooms unused for the limit's idle time (a running match too: it is
         rebuilt from the database when someone comes back); returns their ids."""
-        now = time.monotonic() if now is None else now
+        now = self.clock.monotonic() if now is None else now
         idle = [
             room_id
             for room_id, runtime in self._runtimes.items()
@@ -232,7 +236,7 @@ class RoomManager:
     async def sweep(self) -> None:
         """Evict idle rooms, a few times per idle period, until cancelled."""
         while True:
-            await asyncio.sleep(self.limits.idle_seconds / 4)
+            await self.clock.sleep(self.limits.idle_seconds / 4)
             self.evict_idle()
 
     async def resume(self) -> None:
@@ -447,6 +451,7 @@ class RoomManager:
                 engine_version=runtime.engine.version,
                 from_status=room.status,
                 starts=self.starts,
+                at=self.clock.now(),
             )
             if match is None:  # another process changed the room first
                 await self._reload_room(runtime)
@@ -491,7 +496,7 @@ class RoomManager:
     def _check_attendance(self, runtime: RoomRuntime) -> None:
         local, _ = self.audience.present(runtime.room.id)
         present = local.union(*runtime.remote_present.values())
-        if referee.attendance(runtime, present):  # a seat handed back to its player
+        if referee.attendance(runtime, present, self.clock):  # a seat handed back to its player
             self.audience.room_changed(runtime.room.id)
             self.audience.state_changed(runtime.room.id)
             self._schedule_bots(runtime)
@@ -504,20 +509,20 @@ class RoomManager:
         if runtime.timer is not None:
             runtime.timer.cancel()
         runtime.timer = None
-        delay = referee.next_due(runtime)
+        delay = referee.next_due(runtime, self.clock)
         if delay is not None:
             runtime.timer = asyncio.get_running_loop().create_task(
                 self._time(runtime, delay), name=f"timer {runtime.room.id}"
             )
 
     async def _time(self, runtime: RoomRuntime, delay: float) -> None:
-        await asyncio.sleep(delay)
+        await self.clock.sleep(delay)
         # Due now: from here on no other change may cancel this task (it would stop a move
         # half made). Changes meanwhile arm timers of their own; the last one here re-arms.
         if runtime.timer is asyncio.current_task():
             runtime.timer = None
         try:
-            for verdict in referee.verdicts(runtime):
+            for verdict in referee.verdicts(runtime, self.clock):
                 await self._carry_out(runtime, verdict)
         except ActionRefused as refused:
             log.info("a timer's move in %s was refused: %s", runtime.room.id, refused.code)
@@ -577,7 +582,7 @@ class RoomManager:
             raise ActionRefused(code, error.message) from None
         outcome = engine.outcome(new_state)
         ended = None if outcome is None else with_termination(outcome.to_json())
-        next_seq, at = runtime.seq + 1, utcnow()
+        next_seq, at = runtime.seq + 1, self.clock.now()
         commit = MoveCommit(
             room_id=runtime.room.id,
             match_id=match.id,
@@ -623,7 +628,7 @@ class RoomManager:
                 "detail": {"forfeit": seat, "reason": reason},
                 "termination": Termination.FORFEIT,
             }
-            end = runtime.match_end(outcome, runtime.seq, utcnow(), self.snapshot_every)
+            end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
             await self.movelog.finish(end)
             runtime.end(outcome)
             return Effects(room=True, state=True, event={"kind": "room"})
@@ -643,7 +648,7 @@ class RoomManager:
 
     async def _bot_turn(self, runtime: RoomRuntime, seat: Seat, level: str) -> None:
         try:
-            await asyncio.sleep(self.bot_delay)
+            await self.clock.sleep(self.bot_delay)
             if runtime.state is None or seat not in runtime.to_act():
                 return
             level = runtime.bot_level(seat) or ""
@@ -664,7 +669,16 @@ class RoomManager:
         self._schedule_bots(runtime)
 
     async def close(self) -> None:
-        """Stop the bots' worker processes."""
+        """Stop every room's timer and bots, then the bots' worker processes."""
+        tasks = [
+            task
+            for runtime in self._runtimes.values()
+            for task in (runtime.timer, *runtime.bot_tasks.values())
+            if task is not None
+        ]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         await self.bots.close()
 
     # -- chat --------------------------------------------------------------------------
@@ -708,7 +722,9 @@ class RoomManager:
             match = runtime.match
             if kind == "move" and match is not None and event["match_id"] == match.id:
                 if event["seq"] == runtime.seq + 1:
-                    move = match_db.MoveRow(event["seq"], event["seat"], event["action"], utcnow())
+                    move = match_db.MoveRow(
+                        event["seq"], event["seat"], event["action"], self.clock.now()
+                    )
                     runtime.catch_up([move])
                 elif event["seq"] > runtime.seq:
                     runtime.catch_up(await match_db.load_moves(self.db, match.id, runtime.seq))

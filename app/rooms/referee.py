@@ -8,15 +8,15 @@ answer), or forfeits. Deadlines come from the move log's time stamps, so they
 survive a restart.
 
 The referee only decides: it returns verdicts, and the room manager carries them out on the
-room's serialized path, as it does every other change.
+room's serialized path, as it does every other change. It reads the time from the clock it
+is given (the manager's), so a test can judge a table at any moment it likes.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
-from app.db.clock import utcnow
+from app.rooms.clock import Clock
 from app.rooms.runtime import RoomRuntime
 from games.base import Action, Seat
 
@@ -47,7 +47,7 @@ class TimerMove:
 Verdict = StandIn | Forfeit | TimerMove
 
 
-def attendance(runtime: RoomRuntime, present: set[int]) -> bool:
+def attendance(runtime: RoomRuntime, present: set[int], clock: Clock) -> bool:
     """Note who is absent or back; ``True`` when a seat was handed back to its player.
 
     It awaits nothing, so no other change of the room can interleave with it."""
@@ -64,36 +64,36 @@ def attendance(runtime: RoomRuntime, present: set[int]) -> bool:
                 runtime.set_away(seat.seat, False)
                 changed = True
         elif seat.seat not in runtime.away:
-            runtime.absent_since.setdefault(seat.seat, time.monotonic())
+            runtime.absent_since.setdefault(seat.seat, clock.monotonic())
     return changed
 
 
-def next_due(runtime: RoomRuntime) -> float | None:
+def next_due(runtime: RoomRuntime, clock: Clock) -> float | None:
     """Seconds until the room's next hold or deadline runs out; ``None`` if nothing is timed."""
     if not runtime.playing or not (runtime.absent_since or runtime.table.turn_seconds):
         return None  # nothing to time: most rooms, after every move
     hold = runtime.table.seat_hold_seconds
-    now_mono, now = time.monotonic(), utcnow()
+    now_mono, now = clock.monotonic(), clock.now()
     waits = [since + hold - now_mono for since in runtime.absent_since.values()]
     waits += [(when - now).total_seconds() for when in runtime.deadlines().values()]
     return max(0.0, min(waits)) if waits else None
 
 
-def verdicts(runtime: RoomRuntime) -> list[Verdict]:
+def verdicts(runtime: RoomRuntime, clock: Clock) -> list[Verdict]:
     """What the table settings demand now. A forfeit or a timer move ends the list: what
     follows it is judged again on the table it leaves."""
     table = runtime.table
     if not runtime.playing or runtime.state is None:
         return []
     found: list[Verdict] = []
-    now_mono = time.monotonic()
+    now_mono = clock.monotonic()
     for seat, since in runtime.absent_since.items():
         if now_mono - since < table.seat_hold_seconds:
             continue
         if table.on_absent == "forfeit":
             return [*found, Forfeit(seat, "absent")]
         found.append(StandIn(seat))
-    now = utcnow()
+    now = clock.now()
     stood_in = {v.seat for v in found}
     for seat, deadline in runtime.deadlines().items():
         if deadline > now or seat in stood_in:

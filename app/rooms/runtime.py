@@ -8,7 +8,6 @@ to act began waiting. Nothing lives only here.
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,7 +28,7 @@ SPECTATOR_NAMES = 50  # listed by name in the room; all are counted
 
 
 class RoomRuntime:
-    def __init__(self, room: RoomRecord) -> None:
+    def __init__(self, room: RoomRecord, *, touched: float = 0.0) -> None:
         self.room = room
         self.table = TableSettings.parse(room.table)
         self.engine: Engine = get_game(room.game)
@@ -46,7 +45,7 @@ class RoomRuntime:
         self.remote_present: dict[str, set[int]] = {}
         self.bot_tasks: dict[Seat, asyncio.Task[None]] = {}
         self.timer: asyncio.Task[None] | None = None
-        self.touched = time.monotonic()  # when this process last used the room
+        self.touched = touched  # when this process last used the room (the manager's clock)
 
     def set_room(self, room: RoomRecord) -> None:
         self.room = room

@@ -23,6 +23,7 @@ from app.db.models import Match, MatchSeat, Move, Player, Room
 from app.db.movelog import _FINISH_MATCH, MoveCommit, MoveLog
 from app.db.startlog import StartLog
 from tests.server import fresh_database, run_on_own_loop
+from tests.waiting import until_waiting_on_a_lock
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("CARDROOM_TEST_DATABASE_URL"), reason="the driver path is Postgres's"
@@ -279,7 +280,7 @@ def test_a_plain_move_is_committed_while_a_finish_waits(database_url: str) -> No
                 finish = asyncio.ensure_future(
                     movelog.append(MoveCommit("r1", ending, 1, 0, {"type": "pass"}, NOW, end))
                 )
-                await asyncio.sleep(0.3)
+                await until_waiting_on_a_lock(db)
                 held = not finish.done()
                 plain = MoveCommit("r2", other, 1, 0, {"type": "pass"}, NOW)
                 stored = await asyncio.wait_for(movelog.append(plain), 5)

@@ -35,6 +35,7 @@ from app.db.ratings import BOT_SKILLS, NEWCOMER, Skill, places, rate, rebuild
 from tests.api.play import play_bots, play_match
 from tests.clients import Guest
 from tests.server import fresh_database
+from tests.waiting import until_waiting_on_a_lock
 
 T = TypeVar("T")
 
@@ -386,7 +387,7 @@ def test_a_rating_row_made_by_another_finish_meanwhile_is_read_and_updated(
                 {"player_id": 1, "game": "plus_minus", "updated_at": table.now, **theirs},
             )
             finishing = asyncio.ensure_future(table.finishing([1, 2], [2, 1], [0]))
-            await asyncio.sleep(0.5)
+            await until_waiting_on_a_lock(db)
             assert not finishing.done()  # it waits on the row this transaction made
         return await finishing
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 import asyncpg
@@ -79,8 +78,11 @@ def test_requests_and_sockets_hear_try_again_while_every_connection_is_taken(
     try:
         with TableLock(dsn.render_as_string(hide_password=False), "matches"):
             answers = [pool.submit(history) for _ in range(POOL + 2)]
-            time.sleep(1.5)  # POOL of them wait on the lock; the others waited 0.5 s for none
-            turned_away = [a.result() for a in answers if a.done()]
+            # POOL of them wait on the lock, holding every connection; the first two answers
+            # are the others', which waited 0.5 s for a connection and got none
+            first = as_completed(answers, timeout=15)
+            turned_away = [next(first).result(), next(first).result()]
+            assert sum(a.done() for a in answers) == 2  # the rest still wait on the lock
             with pytest.raises(ConnectionClosed) as closed:
                 host.socket(room_id).recv(timeout=10)
         statuses = sorted(a.result(timeout=20).status_code for a in answers)

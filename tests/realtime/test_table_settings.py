@@ -1,15 +1,22 @@
-"""Turn timers, the seat hold, bot takeover, forfeits, spectator chat and play-now, live."""
+"""Turn timers, the seat hold, bot takeover, forfeits, spectator chat and play-now, live.
+
+Each timing test waits for the message the server sends when its time is up; what happens at
+which exact second is tested in process on a manual clock, in tests/app/rooms/test_referee.py."""
 
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 
 from app.rooms.runtime import SPECTATOR_NAMES
 from tests.clients import Guest
+
+
+def moment(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
 def started(live_server: str, **table: Any) -> tuple[Guest, Guest, str, dict[str, Any]]:
@@ -36,8 +43,10 @@ def test_a_turn_timer_plays_the_games_fallback_move(live_server: str) -> None:
     sock = host.socket(room_id)
     first = sock.expect("state", seq=0)
     (seat,) = first["to_act"]
-    deadline = datetime.fromisoformat(first["deadlines"][str(seat)].replace("Z", "+00:00"))
+    deadline = moment(first["deadlines"][str(seat)])
     assert 0 < (deadline - datetime.now(UTC)).total_seconds() <= 1.5
+    match = host.http.get(f"/api/matches/{first['match_id']}").json()
+    assert deadline == moment(match["started_at"]) + timedelta(seconds=1)
     moved = sock.expect("state", seq=1, timeout=5)
     fallback = {"type": "order", "first": True}  # Abstrac's fallback: its first legal action
     assert moved["last"] == {"seat": seat, "action": fallback}
@@ -57,19 +66,29 @@ def test_a_timeout_forfeits_when_the_room_says_so(live_server: str) -> None:
 
 
 def test_a_chess_clock_spends_each_seats_own_bank(live_server: str) -> None:
-    host, guest, room_id, _ = started(live_server, turn_seconds=4, clock=True)
+    """The deadline sent is the bank less the time spent, by the server's own time stamps;
+    once the bank is spent the seat forfeits (the room says so)."""
+    host, guest, room_id, _ = started(live_server, turn_seconds=2, clock=True, on_absent="forfeit")
     sockets = {0: host.socket(room_id), 1: guest.socket(room_id)}
     state = sockets[0].expect("state", seq=0)
     (slow,) = state["to_act"]
-    time.sleep(1.5)  # the slow seat thinks before its first move
+    time.sleep(0.5)  # the slow seat thinks before its first move (lets the server's time pass)
     sockets[slow].act(sockets[slow].state_at(0)["legal"][0], seq=0)
     state = sockets[slow].state_at(1)
     while slow not in state["to_act"]:
         mover = sockets[state["to_act"][0]]
         mover.act(mover.state_at(state["seq"])["legal"][0], seq=state["seq"])
         state = mover.state_at(state["seq"] + 1)
-    deadline = datetime.fromisoformat(state["deadlines"][str(slow)].replace("Z", "+00:00"))
-    assert (deadline - datetime.now(UTC)).total_seconds() < 2.8  # 4 s bank less 1.5 s spent
+    deadline = moment(state["deadlines"][str(slow)])
+    over = sockets[slow].expect("state", seq=state["seq"], over=True, timeout=5)
+    assert over["outcome"]["detail"] == {"forfeit": slow, "reason": "timeout"}
+    match = host.http.get(f"/api/matches/{state['match_id']}").json()
+    moves = host.http.get(f"/api/matches/{state['match_id']}/replay").json()["actions"]
+    assert len(moves) == state["seq"] and moves[0]["seat"] == slow
+    spent = moment(moves[0]["at"]) - moment(match["started_at"])  # slow's only turn so far
+    assert spent > timedelta(0)
+    banked = moment(moves[-1]["at"]) + timedelta(seconds=2) - spent
+    assert abs(deadline - banked) <= timedelta(milliseconds=1)
 
 
 def test_an_absent_player_is_stood_in_for_by_a_bot_and_gets_the_seat_back(

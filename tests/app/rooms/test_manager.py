@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,38 +13,10 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db.models import Room, RoomSeat
 from app.db.outcomes import with_termination
-from app.db.players import PlayerRecord, create_player
 from app.rooms.errors import RoomError
 from app.rooms.lifecycle import InvalidTransition, RoomStatus
 from app.services import Services
-from app.settings import Settings
-from tests.server import fresh_database, run_on_own_loop
-
-
-@pytest.fixture
-def database_url(tmp_path: Path) -> Iterator[str]:
-    with fresh_database(tmp_path) as url:
-        yield url
-
-
-def with_services(
-    database_url: str, work: Callable[[Services], Awaitable[Any]], **settings: Any
-) -> Any:
-    async def run() -> Any:
-        services = await Services.start(
-            Settings(**{"database_url": database_url, "redis_url": None, **settings})
-        )
-        try:
-            return await work(services)
-        finally:
-            await services.stop()
-
-    return run_on_own_loop(run())
-
-
-async def _player(services: Services, name: str) -> PlayerRecord:
-    player, _ = await create_player(services.db, name)
-    return player
+from tests.app.rooms.in_process import new_player, with_services
 
 
 def test_unknown_room_ids_leave_nothing_behind(database_url: str) -> None:
@@ -67,12 +36,12 @@ def test_unknown_room_ids_leave_nothing_behind(database_url: str) -> None:
 def test_idle_rooms_leave_memory_and_come_back_from_the_database(database_url: str) -> None:
     async def work(services: Services) -> tuple[list[str], list[str], list[str], dict[str, Any]]:
         manager = services.manager
-        host = await _player(services, "Host")
+        host = await new_player(services, "Host")
         waiting = await manager.create_room(
             host, game="abstrac", seats=2, options=None, private=False
         )
         playing = (await manager.play_now(host, game="abstrac", level="easy", opponents=1))["id"]
-        now = time.monotonic()
+        now = manager.clock.monotonic()
         early = manager.evict_idle(now + 1)
         late = manager.evict_idle(now + manager.limits.idle_seconds + 1)
         room = await manager.room(waiting["id"])  # loaded again from the database
@@ -89,7 +58,7 @@ def test_idle_rooms_leave_memory_and_come_back_from_the_database(database_url: s
 
 def test_the_database_keeps_one_seat_a_player_and_full_playing_rooms(database_url: str) -> None:
     async def work(services: Services) -> list[str]:
-        host = await _player(services, "Host")
+        host = await new_player(services, "Host")
         room_id = (
             await services.manager.create_room(
                 host, game="abstrac", seats=2, options=None, private=False
@@ -115,7 +84,7 @@ def test_a_match_of_other_rules_is_aborted_unrated_not_resumed(database_url: str
     """Its replay is refused too: tests/api/test_room_limits.py."""
 
     async def start(services: Services) -> tuple[str, int]:
-        host = await _player(services, "Host")
+        host = await new_player(services, "Host")
         room = await services.manager.play_now(host, game="abstrac", level="easy", opponents=1)
         async with services.db.begin() as conn:
             await conn.execute(text("UPDATE matches SET engine_version = 'old'"))
@@ -158,7 +127,7 @@ def test_the_lifecycle_refuses_what_the_rules_forbid() -> None:
 
 def test_a_match_its_engine_cannot_rebuild_is_aborted_not_wedged(database_url: str) -> None:
     async def start(services: Services) -> str:
-        host = await _player(services, "Host")
+        host = await new_player(services, "Host")
         room = await services.manager.play_now(host, game="abspecken", level="easy", opponents=1)
         async with services.db.begin() as conn:  # as a bug of an older release might store
             await conn.execute(text("UPDATE matches SET seed = -1, options = '{\"x\": 1}'"))

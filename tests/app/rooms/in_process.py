@@ -1,0 +1,41 @@
+"""The room core in process: a real :class:`Services` (RoomManager, move log, broker, hub) on a
+real database (SQLite, or the Postgres named by CARDROOM_TEST_DATABASE_URL), on the clock a
+test gives it."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from app.db.players import PlayerRecord, create_player
+from app.rooms.clock import SYSTEM_CLOCK, Clock
+from app.services import Services
+from app.settings import Settings
+from tests.server import run_on_own_loop
+
+
+def with_services(
+    database_url: str,
+    work: Callable[[Services], Awaitable[Any]],
+    *,
+    clock: Clock = SYSTEM_CLOCK,
+    **settings: Any,
+) -> Any:
+    """``work`` run against services started on ``clock`` with ``settings``, stopped after."""
+
+    async def run() -> Any:
+        services = await Services.start(
+            Settings(**{"database_url": database_url, "redis_url": None, **settings}),
+            clock=clock,
+        )
+        try:
+            return await work(services)
+        finally:
+            await services.stop()
+
+    return run_on_own_loop(run())
+
+
+async def new_player(services: Services, name: str) -> PlayerRecord:
+    player, _ = await create_player(services.db, name)
+    return player
