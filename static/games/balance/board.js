@@ -6,7 +6,7 @@
 import { cardEl, cardText } from "../../js/cards.js";
 import { el, fill } from "../../js/dom.js";
 import { clockNode, deadlineOf } from "../../js/table/clock.js";
-import { plural } from "../../js/words.js";
+import { plural, pluralWord } from "../../js/words.js";
 import { equation, packText, signed, signedOrZero } from "./cards.js";
 
 export function boardPart(tbl) {
@@ -34,7 +34,7 @@ export function boardPart(tbl) {
       el("div", { class: "bl-player-head" }, el("span", { class: "bl-name" }, tbl.plainName(seat)), tags),
       el("div", { class: "bl-player-points" },
         el("strong", { class: "bl-total", dataset: { points } }, signedOrZero(points)),
-        el("span", { class: "muted" }, Math.abs(points) === 1 ? " point" : " points"),
+        el("span", { class: "muted" }, ` ${pluralWord(points, "point")}`),
         !tbl.solo() && roundPts ? el("span", { class: "bl-delta " + (roundPts > 0 ? "bl-good" : "bl-bad") }, ` ${signed(roundPts)} this round`) : null),
       pointsBar(points, view),
       el("div", { class: "bl-player-meta muted" },

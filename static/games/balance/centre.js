@@ -5,7 +5,7 @@
 
 import { cardEl, cardText } from "../../js/cards.js";
 import { el, fill } from "../../js/dom.js";
-import { plural } from "../../js/words.js";
+import { plural, pluralWord } from "../../js/words.js";
 import { signed, signedOrZero, spoken, valueOf, zoneOf } from "./cards.js";
 import { describeEntry, entryWho } from "./moves.js";
 
@@ -44,7 +44,7 @@ export function centrePart(tbl) {
         cardEl(top.card, { class: "bl-pile-card" }),
         top.kind === "start" ? null : el("span", { class: "bl-op " + (top.direction > 0 ? "bl-op-add" : "bl-op-sub"), "aria-hidden": "true" }, top.direction > 0 ? "+" : "−"))
         : el("div", { class: "bl-back bl-back-empty", "aria-hidden": "true" }, "empty"),
-      el("p", { class: "bl-caption" }, el("strong", {}, String(pile.length)), pile.length === 1 ? " card on the pile" : " cards on the pile"),
+      el("p", { class: "bl-caption" }, el("strong", {}, String(pile.length)), ` ${pluralWord(pile.length, "card")} on the pile`),
       top ? el("p", { class: "bl-caption muted" }, entryWho(top, tbl.words)) : null);
   }
 

@@ -26,7 +26,7 @@ export function handPart(tbl) {
     const handPoints = hand.reduce((sum, c) => sum + pointsOf(c), 0);
 
     const slots = hand.map((card) => {
-      const pts = el("span", { class: "pm-pts", "aria-hidden": "true" }, `${pointsOf(card)} pt${pointsOf(card) === 1 ? "" : "s"}`);
+      const pts = el("span", { class: "pm-pts", "aria-hidden": "true" }, plural(pointsOf(card), "pt"));
       const isNew = card === received ? el("span", { class: "pm-new", title: `Passed to you by ${tbl.plainName(view.last_pass.from)}` }, `new · ${pointsOf(card)} pts`) : null;
       const selected = tbl.pick === card;
       let node;

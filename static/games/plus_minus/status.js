@@ -4,7 +4,7 @@
 // pick, swapPicks, kingPicks, focusNext), ctx, words, ui and the other parts' functions.
 
 import { el, fill } from "../../js/dom.js";
-import { capital, plural } from "../../js/words.js";
+import { capital, plural, pluralWord } from "../../js/words.js";
 
 export function statusPart(tbl) {
   function renderTop() {
@@ -43,7 +43,7 @@ export function statusPart(tbl) {
       el("span", { class: "pm-back pm-back-deck", "aria-hidden": "true" }),
       el("span", { class: "pm-deck-text" },
         el("strong", { class: "pm-deck-count" }, String(view.draw_stack)),
-        el("span", {}, view.draw_stack === 1 ? " card to draw" : " cards to draw"),
+        el("span", {}, ` ${pluralWord(view.draw_stack, "card")} to draw`),
         el("span", { class: "pm-deck-note muted" }, tbl.isOver() ? "All rounds are played." : "The round ends when it runs out.")));
     tbl.ui.deck.setAttribute("aria-label", `Draw stack: ${plural(view.draw_stack, "card")} left`);
     tbl.ui.deck.setAttribute("role", "img");
