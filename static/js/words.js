@@ -4,7 +4,12 @@
 // a negative count takes a real minus sign: plural(-1, "point") -> "−1 point"
 export function plural(count, word, many = `${word}s`) {
   const number = count < 0 ? `\u2212${-count}` : count;
-  return `${number} ${count === 1 || count === -1 ? word : many}`;
+  return `${number} ${pluralWord(count, word, many)}`;
+}
+
+// The word alone, for a count shown apart (in its own element): pluralWord(1, "card") -> "card"
+export function pluralWord(count, word, many = `${word}s`) {
+  return count === 1 || count === -1 ? word : many;
 }
 
 // ["Ann", "Ben", "Cy"] -> "Ann, Ben and Cy" (joiner "or" -> "Ann, Ben or Cy")

@@ -6,7 +6,7 @@
 import { el, fill } from "../../js/dom.js";
 import { clockNode, deadlineOf } from "../../js/table/clock.js";
 import { drawOutcome } from "../../js/table/outcome.js";
-import { plural } from "../../js/words.js";
+import { plural, pluralWord } from "../../js/words.js";
 import { COLOUR_CLASSES, VALUES, sum } from "./cards.js";
 import { PIGGY_SHIFT, PIGGY_WORDS } from "./dice.js";
 
@@ -180,7 +180,7 @@ export function boardPart(tbl) {
       order: view.players.map((p) => p.seat).sort((a, b) => view.totals[a] - view.totals[b]),
       headlineWords: { shared: "Shared win", youShare: "You share the win!" },
       normal: `Lowest penalty wins; the game ended when a total reached ${view.options.end_threshold}.`,
-      after: (seat) => el("span", { class: "muted" }, view.totals[seat] === 1 ? " point" : " points"),
+      after: (seat) => el("span", { class: "muted" }, ` ${pluralWord(view.totals[seat], "point")}`),
     });
   }
 

@@ -5,15 +5,15 @@
 // in seat order. A ctx built by hand may leave perspective out: it then reads as `seat ?? 0`.
 
 // Words about the seats of a table, for a renderer's ctx. `numberTwins`: two seats of the same
-// name (bots) are told apart by their seat number.
-export function seatWords(ctx, { numberTwins = true } = {}) {
+// name (bots) are told apart by their seat number ("Bot 2"; with `twinMark` "#": "Bot #2").
+export function seatWords(ctx, { numberTwins = true, twinMark = "" } = {}) {
   const seated = () => ctx.seat !== null && ctx.seat !== undefined;
   const plain = (seat) => ctx.names[seat] || `Seat ${seat + 1}`;
   // A seat's name; two seats of the same name (bots) get their seat number too.
   const name = (seat) => {
     const text = plain(seat);
     const twin = numberTwins && ctx.names.some((other, i) => i !== seat && other === text);
-    return twin ? `${text} ${seat + 1}` : text;
+    return twin ? `${text} ${twinMark}${seat + 1}` : text;
   };
   const perspective = () => ctx.perspective ?? ctx.seat ?? 0;
   return {
