@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.test_room_races import _together
 from tests.clients import Guest
+from tests.races import together
 from tests.server import ServerProcess, private_server, run_on_own_loop, run_sql
 
 OPEN_ROOMS, BOT_MATCHES = 3, 1
@@ -31,7 +31,7 @@ def capped(tmp_path: Path) -> Iterator[ServerProcess]:
 def test_a_player_holds_a_few_open_rooms_however_fast_they_ask(capped: ServerProcess) -> None:
     spammer, other = Guest(capped.url, "Spammer"), Guest(capped.url, "Other")
     create = (spammer, "POST", "/api/rooms", {"game": "abstrac", "seats": 2})
-    answers = run_on_own_loop(_together(*[create] * (3 * OPEN_ROOMS)))
+    answers = run_on_own_loop(together(*[create] * (3 * OPEN_ROOMS)))
     codes = sorted(a.status_code for a in answers)
     assert codes == [201] * OPEN_ROOMS + [429] * (2 * OPEN_ROOMS)
     refused = spammer.post("/api/rooms", {"game": "abstrac", "seats": 2})

@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.test_room_races import _together
 from tests.clients import Guest, RoomSocket
+from tests.races import race_start_and_leave, together
 from tests.server import ServerProcess, free_port, run_on_own_loop
 
 
@@ -96,19 +96,10 @@ def test_room_changes_racing_on_two_processes_keep_the_rules(pair: list[ServerPr
     one, two = pair
     host, guest = Guest(one.url, "Host"), Guest(two.url, "Leaver")
     for _ in range(8):
-        room_id = host.create_room("abstrac", 2)["id"]
-        host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
-        guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
-        start, leave = run_on_own_loop(
-            _together(
-                (host, "POST", f"/api/rooms/{room_id}/start"),
-                (guest, "DELETE", f"/api/rooms/{room_id}/seats/1"),
-            )
-        )
-        assert (start.status_code, leave.status_code) in {(200, 409), (409, 200)}
+        room_id, started = race_start_and_leave(host, guest)
         for server in pair:
             room = httpx.get(f"{server.url}/api/rooms/{room_id}", timeout=10).json()
-            assert (room["status"] == "playing") == (start.status_code == 200)
+            assert (room["status"] == "playing") == started
             assert room["status"] == "waiting" or all(s["player"] for s in room["seats"])
 
         greedy = Guest(one.url, "Greedy")
@@ -116,7 +107,7 @@ def test_room_changes_racing_on_two_processes_keep_the_rules(pair: list[ServerPr
         on_two = copy.copy(greedy)
         on_two.base_url = two.url
         answers = run_on_own_loop(
-            _together(
+            together(
                 (greedy, "POST", f"/api/rooms/{seats_room}/seats/1"),
                 (on_two, "POST", f"/api/rooms/{seats_room}/seats/2"),
             )

@@ -1,0 +1,46 @@
+"""Requests sent at once over real HTTP, to race room changes against each other."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from tests.clients import Guest
+from tests.server import run_on_own_loop
+
+Request = tuple[Guest, str, str] | tuple[Guest, str, str, Any]
+
+
+async def together(*requests: Request) -> list[httpx.Response]:
+    """Send the requests (guest, method, path and maybe a JSON body) at once, each on a client
+    of its own, and wait for every answer."""
+
+    async def send(guest: Guest, method: str, path: str, body: Any = None) -> httpx.Response:
+        async with httpx.AsyncClient(
+            base_url=guest.base_url,
+            headers={"Authorization": f"Bearer {guest.token}"},
+            timeout=20,
+        ) as client:
+            return await client.request(method, path, json=body)
+
+    return list(await asyncio.gather(*(send(*r) for r in requests)))
+
+
+def race_start_and_leave(host: Guest, guest: Guest) -> tuple[str, bool]:
+    """A new two-seat room, both seated, where the host's start races the guest's leave:
+    exactly one of them wins. The room's id, and whether the start won."""
+    room_id = host.create_room("abstrac", 2)["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
+    start, leave = run_on_own_loop(
+        together(
+            (host, "POST", f"/api/rooms/{room_id}/start"),
+            (guest, "DELETE", f"/api/rooms/{room_id}/seats/1"),
+        )
+    )
+    assert (start.status_code, leave.status_code) in {(200, 409), (409, 200)}
+    if start.status_code == 409:
+        assert start.json()["error"]["code"] == "seats_empty"
+    return room_id, start.status_code == 200
