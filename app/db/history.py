@@ -37,7 +37,7 @@ from sqlalchemy.orm import aliased
 
 from app.db.clock import iso
 from app.db.models import Match, MatchSeat, Move, Player, PlayerGame, Room
-from app.db.ratings import player_ratings, seat_changes
+from app.db.ratings.reads import player_ratings, seat_changes
 from app.rooms.lifecycle import with_termination
 
 Result = Literal["win", "loss", "draw"]

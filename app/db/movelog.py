@@ -49,7 +49,7 @@ from app.db.driver import (
 )
 from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, Move, Room, Snapshot
-from app.db.ratings import rated_or_not, record_matches
+from app.db.ratings.writes import rated_or_not, record_matches
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,8 @@ from app.db.models import (
     Room,
 )
 from app.db.movelog import MoveCommit, MoveLog
-from app.db.ratings import BOT_SKILLS, NEWCOMER, Skill, places, rate, rebuild
+from app.db.ratings.model import BOT_SKILLS, NEWCOMER, Skill, places, rate
+from app.db.ratings.rebuild import rebuild
 from tests.api.play import play_bots, play_match
 from tests.clients import Guest
 from tests.server import fresh_database
