@@ -1,5 +1,5 @@
 """Every record and rating computed again from the finished matches: ``python -m
-app.db.ratings rebuild``."""
+app.db.ratings rebuild``. The ratings are written by the database's store (``Store.rerate``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, PlayerGame, Rating, RatingChange
-from app.db.ratings.writes import _count_and_rate
+from app.db.store import open_store
 
 # Every player's record per game, counted again from the finished matches (migration 0003
 # fills the table with the same statement).
@@ -35,9 +35,10 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
         await conn.execute(delete(Rating))
         await conn.execute(delete(PlayerGame))
         await conn.execute(text(RECORDS))
+    store = open_store(db)  # its rating writes: nothing is opened
     rated, after = 0, (None, 0)
     while True:
-        async with db.begin() as conn:
+        async with db.connect() as conn:
             query = select(
                 Match.id, Match.room_id, Match.game, Match.outcome, Match.finished_at
             ).where(Match.status == "finished", Match.players > 1)
@@ -62,7 +63,7 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
                 )
                 for row in rows
             ]
-            await _count_and_rate(conn, ends, count=False)
+        await store.rerate(ends)
         if not rows:
             return rated
         rated += len(rows)
