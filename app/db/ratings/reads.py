@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.orm import aliased
 
 from app.db.clock import iso
 from app.db.models import Match, Player, Rating, RatingChange
@@ -54,47 +55,70 @@ async def leaderboard(db: AsyncEngine, game: str, limit: int = 50) -> list[dict[
 
 async def player_ratings(conn: AsyncConnection, player_id: int) -> dict[str, dict[str, Any]]:
     """A player's rating in each game they are rated in: rank among the game's players, trend,
-    and the ordinal after each of their latest rated matches (oldest first)."""
-    rows = (await conn.execute(select(Rating.__table__).where(Rating.player_id == player_id))).all()
+    and the ordinal after each of their latest rated matches (oldest first). One query: a row
+    per game and recent match (index ratings(game, ordinal) counts the game's players,
+    rating_history(player_id, game, match_id) finds the latest)."""
+    other = aliased(Rating)
+    standing = (
+        select(
+            Rating.game,
+            func.count().filter(other.ordinal > Rating.ordinal).label("above"),
+            func.count().label("rated"),
+        )
+        .join(other, other.game == Rating.game)
+        .where(Rating.player_id == player_id)
+        .group_by(Rating.game)
+        .subquery()
+    )
+    latest = (
+        select(RatingChange.match_id)
+        .where(RatingChange.player_id == player_id, RatingChange.game == Rating.game)
+        .order_by(RatingChange.match_id.desc())
+        .limit(RECENT)
+        .correlate(Rating)
+    )
+    rows = await conn.execute(
+        select(
+            Rating.__table__,
+            standing.c.above,
+            standing.c.rated,
+            RatingChange.match_id.label("change_match_id"),
+            RatingChange.ordinal_before,
+            RatingChange.ordinal_after,
+            RatingChange.at,
+            Match.has_bots,
+        )
+        .join(standing, standing.c.game == Rating.game)
+        .outerjoin(
+            RatingChange,
+            and_(
+                RatingChange.player_id == Rating.player_id,
+                RatingChange.game == Rating.game,
+                RatingChange.match_id.in_(latest),
+            ),
+        )
+        .outerjoin(Match, Match.id == RatingChange.match_id)
+        .where(Rating.player_id == player_id)
+        .order_by(Rating.game, RatingChange.match_id)
+    )
     result: dict[str, dict[str, Any]] = {}
     for row in rows:
-        above = await conn.scalar(
-            select(func.count())
-            .select_from(Rating)
-            .where(Rating.game == row.game, Rating.ordinal > row.ordinal)
-        )
-        rated = await conn.scalar(
-            select(func.count()).select_from(Rating).where(Rating.game == row.game)
-        )
-        recent = (
-            await conn.execute(
-                select(
-                    RatingChange.match_id,
-                    RatingChange.ordinal_before,
-                    RatingChange.ordinal_after,
-                    RatingChange.at,
-                    Match.has_bots,
-                )
-                .join(Match, Match.id == RatingChange.match_id)
-                .where(RatingChange.player_id == player_id, RatingChange.game == row.game)
-                .order_by(RatingChange.match_id.desc())
-                .limit(RECENT)
-            )
-        ).all()
-        result[row.game] = {
-            **_rating_json(row, int(above or 0) + 1),
-            "rated_players": int(rated or 0),
-            "recent": [
+        if row.game not in result:
+            result[row.game] = {
+                **_rating_json(row, int(row.above or 0) + 1),
+                "rated_players": int(row.rated or 0),
+                "recent": [],
+            }
+        if row.change_match_id is not None:
+            result[row.game]["recent"].append(
                 {
-                    "match_id": r.match_id,
-                    "ordinal": round(r.ordinal_after, 2),
-                    "delta": round(r.ordinal_after - r.ordinal_before, 2),
-                    "has_bots": r.has_bots,
-                    "at": iso(r.at),
+                    "match_id": row.change_match_id,
+                    "ordinal": round(row.ordinal_after, 2),
+                    "delta": round(row.ordinal_after - row.ordinal_before, 2),
+                    "has_bots": row.has_bots,
+                    "at": iso(row.at),
                 }
-                for r in reversed(recent)
-            ],
-        }
+            )
     return result
 
 
