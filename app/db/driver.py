@@ -75,8 +75,8 @@ async def pooled_driver(db: AsyncEngine) -> AsyncIterator[AsyncpgConnection]:
 
 class HeldDriver:
     """A pool connection kept checked out, for a caller that runs one statement at a time:
-    the match starts (app.db.startlog). Checking a connection out of SQLAlchemy's async pool
-    and back costs about 200 µs of CPU here (greenlet switches, pool events, a shielded
+    the match starts (app.db.postgres_store). Checking a connection out of SQLAlchemy's async
+    pool and back costs about 200 µs of CPU here (greenlet switches, pool events, a shielded
     close): more than a start statement itself costs."""
 
     def __init__(self, db: AsyncEngine) -> None:
