@@ -9,9 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import make_engine
 from app.db.migrate import upgrade_to_head
-from app.db.movelog import MoveLog
 from app.db.players import PlayerDirectory
-from app.db.startlog import StartLog
+from app.db.store import Store, open_store
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
 from app.rooms.clock import SYSTEM_CLOCK, Clock
@@ -25,8 +24,7 @@ from app.settings import Settings
 class Services:
     settings: Settings
     db: AsyncEngine
-    starts: StartLog
-    movelog: MoveLog
+    store: Store
     broker: Broker
     hub: Hub
     manager: RoomManager
@@ -45,21 +43,19 @@ class Services:
             settings.db_pool_timeout,
         )
         await upgrade_to_head(db)
-        movelog = MoveLog(db)
-        movelog.start()
+        store = open_store(db)
+        await store.open()
         broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else MemoryBroker()
         hub = Hub()
-        starts = StartLog(db)
         manager = RoomManager(
             db,
-            movelog,
+            store,
             broker,
             hub,
             bot_delay=settings.bot_delay_ms / 1000,
             snapshot_every=settings.snapshot_every,
             bot_think=settings.bot_think_ms / 1000,
             bot_quick=settings.bot_quick_ms / 1000,
-            starts=starts,
             limits=RoomLimits(
                 open_rooms=settings.max_open_rooms,
                 bot_matches=settings.max_bot_matches,
@@ -69,9 +65,7 @@ class Services:
         )
         hub.manager = manager
         await broker.start(manager.on_event)
-        services = cls(
-            settings, db, starts, movelog, broker, hub, manager, PlayerDirectory(db), Replays(db)
-        )
+        services = cls(settings, db, store, broker, hub, manager, PlayerDirectory(db), Replays(db))
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())
         services.sweeping = loop.create_task(manager.sweep(), name="evict idle rooms")
@@ -83,6 +77,5 @@ class Services:
                 task.cancel()
         await self.manager.close()
         await self.broker.stop()
-        await self.movelog.stop()
-        await self.starts.close()
+        await self.store.close()
         await self.db.dispose()

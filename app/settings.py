@@ -18,7 +18,7 @@ class Settings(BaseSettings):
     # statement prepared again) and cost 15% of the moves a second at 500 rooms
     # (tests/bench/load.py). So no overflow: at a peak a request waits for a connection, for
     # db_pool_timeout seconds at most, then answers 503 with Retry-After. One connection is
-    # held for match starts (app.db.startlog).
+    # held for match starts (app.db.postgres_store).
     db_pool_size: int = Field(40, ge=4)
     db_max_overflow: int = Field(0, ge=0)
     db_pool_timeout: float = Field(10.0, gt=0)

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query
 
 from app.api.deps import ServicesDep
 from app.api.errors import ApiError
-from app.db.ratings import bots_json, leaderboard
+from app.db.ratings.reads import bots_json, leaderboard
 from games import REGISTRY
 
 router = APIRouter(prefix="/api/ratings", tags=["ratings"])

@@ -38,7 +38,7 @@ from sqlalchemy.orm import aliased
 from app.db.clock import iso
 from app.db.models import Match, MatchSeat, Move, Player, PlayerGame, Room
 from app.db.outcomes import with_termination
-from app.db.ratings import player_ratings, seat_changes
+from app.db.ratings.reads import player_ratings, seat_changes
 
 Result = Literal["win", "loss", "draw"]
 Status = Literal["playing", "finished"]

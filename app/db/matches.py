@@ -1,4 +1,5 @@
-"""Matches: starting one, loading it back, and the history queries."""
+"""Matches: the records of one, what its start and end write, and the reads that load it back
+(the same SQLAlchemy Core on every backend)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.clock import utcnow
-from app.db.driver import pooled_driver, transaction
-from app.db.models import Match, MatchSeat, Move, Room, Snapshot
+from app.db.models import Match, Move, Snapshot
 from app.db.rooms import RoomRecord
-from app.db.startlog import StartLog, StartRequest, start_many
 
 
 @dataclass(frozen=True)
@@ -38,24 +36,11 @@ class MoveRow:
     at: datetime
 
 
-class RoomMovedOn(Exception):
-    """The room was no longer in the status the start expected: roll the start back."""
-
-
-async def start_match(
-    db: AsyncEngine,
-    room: RoomRecord,
-    *,
-    seed: int,
-    engine_version: str,
-    from_status: str,
-    starts: StartLog | None = None,
-    at: datetime | None = None,
-) -> MatchRecord | None:
-    """Open a match for a room whose every seat is filled, started ``at`` (now, if not
-    given); ``None`` if the room moved on. On Postgres the start goes with others that
-    ``starts`` has waiting, if given."""
-    now = utcnow() if at is None else at
+def start_rows(
+    room: RoomRecord, *, seed: int, engine_version: str, at: datetime
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What a match's start writes: its ``matches`` row (without its id) and its seats' rows
+    (without the match id)."""
     match = {
         "room_id": room.id,
         "game": room.game,
@@ -66,7 +51,7 @@ async def start_match(
         "status": "playing",
         "has_bots": any(s.bot for s in room.seats),
         "move_count": 0,
-        "started_at": now,
+        "started_at": at,
     }
     seats = [
         {
@@ -77,60 +62,7 @@ async def start_match(
         }
         for s in room.seats
     ]
-    if db.dialect.name == "postgresql":
-        match_id = await _start_on_postgres(db, match, seats, from_status, starts)
-    else:
-        match_id = await _start_in_transaction(db, match, seats, from_status)
-    if match_id is None:
-        return None
-    return MatchRecord(
-        id=match_id,
-        room_id=room.id,
-        game=room.game,
-        engine_version=engine_version,
-        options=room.options,
-        seed=seed,
-        players=len(room.seats),
-        status="playing",
-        started_at=now,
-    )
-
-
-async def _start_in_transaction(
-    db: AsyncEngine, match: dict[str, Any], seats: list[dict[str, Any]], from_status: str
-) -> int | None:
-    try:
-        async with transaction(db) as conn:
-            match_id = (await conn.execute(_NEW_MATCH, match)).scalar_one()
-            await conn.execute(_NEW_SEAT, [{"match_id": match_id, **seat} for seat in seats])
-            claimed = await conn.execute(
-                _CLAIM_ROOM,
-                {
-                    "room": match["room_id"],
-                    "from_status": from_status,
-                    "b_match": match_id,
-                    "now": match["started_at"],
-                },
-            )
-            if claimed.first() is None:
-                raise RoomMovedOn
-    except RoomMovedOn:
-        return None
-    return match_id
-
-
-async def _start_on_postgres(
-    db: AsyncEngine,
-    match: dict[str, Any],
-    seats: list[dict[str, Any]],
-    from_status: str,
-    starts: StartLog | None = None,
-) -> int | None:
-    if starts is not None:
-        return await starts.start(match, seats, from_status)
-    async with pooled_driver(db) as driver:
-        started = await start_many(driver, [StartRequest(match, seats, from_status)])
-    return started.get(match["room_id"])
+    return match, seats
 
 
 @dataclass(frozen=True)
@@ -148,18 +80,13 @@ class MatchEnd:
     rated: bool = True  # False for a match with no result (aborted): neither counted nor rated
 
 
-_NEW_MATCH = insert(Match).returning(Match.id)
-_NEW_SEAT = insert(MatchSeat)
-_CLAIM_ROOM = (
-    update(Room)
-    .where(
-        Room.id == bindparam("room"),
-        Room.status == bindparam("from_status"),
-        Room.filled == Room.seat_count,
-    )
-    .values(status="playing", match_id=bindparam("b_match"), updated_at=bindparam("now"))
-    .returning(Room.id)
-)
+def seat_results(ends: list[MatchEnd]) -> list[tuple[int, int, Any, bool]]:
+    """(match id, seat, score, winner) for every scored seat of the matches that end."""
+    return [
+        (e.match_id, seat, score, seat in e.outcome.get("winners", []))
+        for e in ends
+        for seat, score in enumerate(e.outcome.get("scores", []))
+    ]
 
 
 async def load_match(db: AsyncEngine, match_id: int) -> MatchRecord | None:

@@ -1,23 +1,19 @@
-"""Match starts on Postgres: the starts of many rooms in one statement.
+"""Match starts in batches: the starts of many rooms in one statement.
 
-A start is one statement: the room is claimed, its match and seats inserted. Starts that
-arrive while one is under way wait and go together in the next statement, as the move log
-commits the moves of many rooms together: under load a hundred rematches cost one round trip,
-not a hundred (a round trip costs the server about 250 µs of CPU here, and a turn of its
-event loop). One task runs the statements while starts wait, on a held connection.
+Starts that arrive while one batch is under way wait and go together in the next, as the move
+log commits the moves of many rooms together: under load a hundred rematches cost one round
+trip, not a hundred (a round trip costs the server about 250 µs of CPU here, and a turn of its
+event loop). One task runs the batches while starts wait; what a batch runs is the backend's
+(on Postgres one statement claims the rooms and inserts their matches and seats:
+app/db/postgres_store.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-import orjson
-from asyncpg import Connection as AsyncpgConnection
-from sqlalchemy.ext.asyncio import AsyncEngine
-
-from app.db.driver import HeldDriver
 
 Seats = list[dict[str, Any]]
 
@@ -36,9 +32,14 @@ class StartRequest:
         return str(self.match["room_id"])
 
 
+StartMany = Callable[[list["StartRequest"]], Awaitable[dict[str, int]]]
+"""Start the matches of distinct rooms together: the new match id by room, for the rooms
+that were still in the status their start expected."""
+
+
 class StartLog:
-    def __init__(self, db: AsyncEngine) -> None:
-        self._held = HeldDriver(db)  # one statement runs at a time
+    def __init__(self, start_many: StartMany) -> None:
+        self._start_many = start_many  # one batch runs at a time
         self._waiting: list[StartRequest] = []
         self._runner: asyncio.Task[None] | None = None
         self.statements = 0
@@ -55,7 +56,6 @@ class StartLog:
         if self._runner is not None:
             self._runner.cancel()
             await asyncio.gather(self._runner, return_exceptions=True)
-        await self._held.close()
 
     async def _run(self) -> None:
         batch: list[StartRequest] = []
@@ -63,8 +63,7 @@ class StartLog:
             while self._waiting:
                 batch = self._next_batch()
                 try:
-                    async with self._held.driver() as driver:
-                        started = await start_many(driver, batch)
+                    started = await self._start_many(batch)
                 except Exception as error:  # every waiter hears why
                     _settle(batch, error=error)
                 else:
@@ -103,61 +102,3 @@ def _settle(
         else:
             assert started is not None
             request.done.set_result(started.get(request.room_id))
-
-
-# It writes what matches._start_in_transaction writes (tests/api/test_driver.py compares
-# them). Rooms are claimed first, so a room that moved on gets no match at all; the rooms of
-# one statement are distinct.
-_START_MANY = """
-WITH wanted AS (
-    SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::timestamptz[], $4::varchar[],
-                         $5::varchar[], $6::json[], $7::bigint[], $8::integer[], $9::boolean[])
-        AS w(room_id, from_status, at, game, engine_version, options, seed, players, has_bots)
-), claimed AS (
-    UPDATE rooms SET status = 'playing', updated_at = wanted.at,
-        match_id = nextval(pg_get_serial_sequence('matches', 'id'))
-    FROM wanted
-    WHERE rooms.id = wanted.room_id AND rooms.status = wanted.from_status AND rooms.id = ANY($1)
-        AND rooms.filled = rooms.seat_count
-    RETURNING rooms.id AS room_id, rooms.match_id
-), started AS (
-    INSERT INTO matches (id, room_id, game, engine_version, options, seed, players, status,
-        has_bots, move_count, started_at)
-    SELECT claimed.match_id, room_id, game, engine_version, options, seed, players, 'playing',
-        has_bots, 0, at
-    FROM claimed JOIN wanted USING (room_id)
-    RETURNING id, room_id
-), seated AS (
-    INSERT INTO match_seats (match_id, seat, player_id, bot, name)
-    SELECT started.id, s.seat, s.player_id, s.bot, s.name
-    FROM started JOIN unnest($10::varchar[], $11::integer[], $12::integer[], $13::varchar[],
-                             $14::varchar[]) AS s(room_id, seat, player_id, bot, name)
-        USING (room_id)
-)
-SELECT room_id, id FROM started
-"""
-
-
-async def start_many(driver: AsyncpgConnection, batch: list[StartRequest]) -> dict[str, int]:
-    """Start the matches of distinct rooms in one statement: the new match id by room, for
-    the rooms that were still in the status their start expected."""
-    matches = [request.match for request in batch]
-    seats = [(request.room_id, seat) for request in batch for seat in request.seats]
-    rows = await driver.fetch(
-        _START_MANY,
-        [m["room_id"] for m in matches],
-        [request.from_status for request in batch],
-        [m["started_at"] for m in matches],
-        [m["game"] for m in matches],
-        [m["engine_version"] for m in matches],
-        [orjson.dumps(m["options"]).decode() for m in matches],
-        [m["seed"] for m in matches],
-        [m["players"] for m in matches],
-        [m["has_bots"] for m in matches],
-        [room_id for room_id, _ in seats],
-        [seat["seat"] for _, seat in seats],
-        [seat["player_id"] for _, seat in seats],
-        [seat["bot"] for _, seat in seats],
-        [seat["name"] for _, seat in seats],
-    )
-    return {room_id: match_id for room_id, match_id in rows}

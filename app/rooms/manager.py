@@ -30,10 +30,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db import matches as match_db
 from app.db import rooms as room_db
 from app.db.clock import iso
-from app.db.movelog import MoveCommit, MoveLog, UnstorableMove
+from app.db.movelog import MoveCommit, UnstorableMove
 from app.db.outcomes import Termination, with_termination
 from app.db.players import PlayerRecord
-from app.db.startlog import StartLog
+from app.db.store import Store
 from app.rooms import referee
 from app.rooms.bots import LEVELS, BotPlayer
 from app.rooms.clock import SYSTEM_CLOCK, Clock
@@ -80,21 +80,19 @@ class RoomManager:
     def __init__(
         self,
         db: AsyncEngine,
-        movelog: MoveLog,
+        store: Store,
         broker: Broker,
         audience: Audience,
         *,
         bot_delay: float,
         snapshot_every: int,
-        starts: StartLog,
         bot_think: float = 0.3,
         bot_quick: float = 0.025,
         limits: RoomLimits | None = None,
         clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.db = db
-        self.starts = starts
-        self.movelog = movelog
+        self.store = store
         self.broker = broker
         self.audience = audience
         self.bot_delay = bot_delay
@@ -133,7 +131,7 @@ class RoomManager:
         return runtime
 
     async def _load(self, room_id: str) -> RoomRuntime:
-        room = await room_db.load_room(self.db, room_id)
+        room = await self.store.load_room(room_id)
         if room is None or room.game not in REGISTRY:
             raise not_found("room")
         runtime = RoomRuntime(room, touched=self.clock.monotonic())
@@ -144,7 +142,7 @@ class RoomManager:
         match_id = runtime.room.match_id
         if match_id is None:
             return
-        match = await match_db.load_match(self.db, match_id)
+        match = await self.store.load_match(match_id)
         if match is None:
             return
         if match.engine_version != runtime.engine.version:
@@ -158,8 +156,8 @@ class RoomManager:
             )
             await self._set_aside(runtime, match, "rules_changed")
             return
-        snapshot = await match_db.load_snapshot(self.db, match_id)
-        moves = await match_db.load_moves(self.db, match_id, snapshot[0] if snapshot else 0)
+        snapshot = await self.store.load_snapshot(match_id)
+        moves = await self.store.load_moves(match_id, snapshot[0] if snapshot else 0)
         try:
             runtime.load_match(match, snapshot, moves)
         except Exception:  # the engine cannot rebuild it: the room must not stay wedged
@@ -183,13 +181,13 @@ class RoomManager:
             "detail": {"reason": reason},
             "termination": Termination.ABORTED,
         }
-        count = await match_db.load_move_count(self.db, match.id)
+        count = await self.store.load_move_count(match.id)
         end = runtime.match_end(outcome, count, self.clock.now(), self.snapshot_every, rated=False)
-        await self.movelog.finish(end)
+        await self.store.finish(end)
         runtime.end(outcome)
 
     async def _reload_room(self, runtime: RoomRuntime) -> None:
-        room = await room_db.load_room(self.db, runtime.room.id)
+        room = await self.store.load_room(runtime.room.id)
         if room is None:
             return
         match_changed = room.match_id != runtime.room.match_id
@@ -444,13 +442,11 @@ class RoomManager:
                     ErrorCode.SEATS_EMPTY, "Every seat must be filled before the start."
                 )
             await self._check_bot_matches(runtime)
-            match = await match_db.start_match(
-                self.db,
+            match = await self.store.start_match(
                 room,
                 seed=secrets.randbits(63),
                 engine_version=runtime.engine.version,
                 from_status=room.status,
-                starts=self.starts,
                 at=self.clock.now(),
             )
             if match is None:  # another process changed the room first
@@ -596,11 +592,11 @@ class RoomManager:
             snapshot=new_state if next_seq % self.snapshot_every == 0 else None,
         )
         try:
-            stored = await self.movelog.append(commit)
+            stored = await self.store.append(commit)
         except UnstorableMove as unstored:  # nothing was written: the room goes on as it was
             raise ActionRefused(ErrorCode.ILLEGAL_ACTION, str(unstored)) from None
         if not stored:
-            runtime.catch_up(await match_db.load_moves(self.db, match.id, runtime.seq))
+            runtime.catch_up(await self.store.load_moves(match.id, runtime.seq))
             runtime.settle()
             refusal = ActionRefused(
                 ErrorCode.STALE, "Another move was made first; here is the table now."
@@ -629,7 +625,7 @@ class RoomManager:
                 "termination": Termination.FORFEIT,
             }
             end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
-            await self.movelog.finish(end)
+            await self.store.finish(end)
             runtime.end(outcome)
             return Effects(room=True, state=True, event={"kind": "room"})
 
@@ -727,7 +723,7 @@ class RoomManager:
                     )
                     runtime.catch_up([move])
                 elif event["seq"] > runtime.seq:
-                    runtime.catch_up(await match_db.load_moves(self.db, match.id, runtime.seq))
+                    runtime.catch_up(await self.store.load_moves(match.id, runtime.seq))
                 runtime.settle()
             else:
                 await self._reload_room(runtime)

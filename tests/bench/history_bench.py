@@ -54,7 +54,7 @@ from app.db.history import (
     search_players,
 )
 from app.db.migrate import upgrade_to_head
-from app.db.ratings import RECORDS
+from app.db.ratings.rebuild import RECORDS
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 GAMES = {  # id -> (min seats, max seats)

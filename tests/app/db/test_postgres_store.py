@@ -1,35 +1,35 @@
-"""SQLAlchemy statements run on asyncpg (app/db/driver.py): the writes of a match's start and
-end on Postgres. A real database; the live server's tests cover the same path end to end."""
+"""What only the Postgres store has (app/db/postgres_store.py, app/db/driver.py): the asyncpg
+connections it borrows and how it drops a lost one, the move log's pipelines side by side,
+starts batched into one statement. A real database; tests/app/db/test_store_contract.py runs
+what both stores share."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import pytest
-from sqlalchemy import Row, func, insert, select, text
+from sqlalchemy import func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.driver import ConnectionLost, HeldDriver, connection_errors, transaction
 from app.db.engine import make_engine
-from app.db.matches import _NEW_MATCH, MatchEnd, _start_in_transaction, _start_on_postgres
+from app.db.matches import MatchEnd
 from app.db.migrate import upgrade_to_head
-from app.db.models import Match, MatchSeat, Move, Player, Room
-from app.db.movelog import _FINISH_MATCH, MoveCommit, MoveLog
-from app.db.startlog import StartLog
+from app.db.models import Match, Move, Player, Room
+from app.db.movelog import MoveCommit
+from app.db.postgres_store import PostgresStore
+from tests.app.db.conftest import NOW, room_row
 from tests.server import fresh_database, run_on_own_loop
 from tests.waiting import until_waiting_on_a_lock
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("CARDROOM_TEST_DATABASE_URL"), reason="the driver path is Postgres's"
 )
-
-NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -44,22 +44,16 @@ async def _with_room(db: AsyncEngine) -> None:
         await conn.execute(
             insert(Player), {"id": 1, "name": "Ada", "token_hash": "x" * 64, "created_at": NOW}
         )
-        await conn.execute(insert(Room), _room("r1"))
+        await conn.execute(insert(Room), room_row("r1"))
 
 
-def _room(room_id: str) -> dict[str, object]:
-    """A room's row without the columns that have Python-side defaults (table, private)."""
-    return {
-        "id": room_id,
-        "game": "abstrac",
-        "options": {},
-        "seat_count": 2,
-        "filled": 2,  # a start needs every seat filled (migration 0004)
-        "status": "waiting",
-        "host_id": 1,
-        "created_at": NOW,
-        "updated_at": NOW,
-    }
+_NEW_MATCH = insert(Match).returning(Match.id)
+# a match of room r1, started at $1
+_NEW_MATCH_SQL = (
+    "INSERT INTO matches (room_id, game, engine_version, options, seed, players, status,"
+    " has_bots, move_count, started_at) VALUES ('r1', 'abstrac', '1', '{}', 1, 2, 'playing',"
+    " false, 0, $1)"
+)
 
 
 def _match(**extra: object) -> dict[str, object]:
@@ -78,76 +72,6 @@ def _match(**extra: object) -> dict[str, object]:
     }
 
 
-def test_statements_on_the_driver_write_what_sqlalchemy_reads_back(database_url: str) -> None:
-    async def run() -> list[tuple[object, ...]]:
-        db = make_engine(database_url)
-        try:
-            await _with_room(db)
-            async with transaction(db) as conn:
-                first = (await conn.execute(_NEW_MATCH, _match())).scalar_one()
-                second = (await conn.execute(_NEW_MATCH, _match(has_bots=False))).scalar_one()
-                await conn.execute(  # many rows, and a value bound in the statement (status)
-                    _FINISH_MATCH,
-                    [
-                        {
-                            "b_id": m,
-                            "b_outcome": {"winners": [m % 2], "scores": [1.5, None]},
-                            "b_moves": 9,
-                            "b_at": NOW,
-                        }
-                        for m in (first, second)
-                    ],
-                )
-            async with db.connect() as conn:
-                rows = await conn.execute(
-                    select(
-                        Match.options,
-                        Match.seed,
-                        Match.has_bots,
-                        Match.status,
-                        Match.outcome,
-                        Match.move_count,
-                        Match.finished_at,
-                    ).order_by(Match.id)
-                )
-                return [tuple(r) for r in rows]
-        finally:
-            await db.dispose()
-
-    rows = run_on_own_loop(run())
-    assert [r[:4] for r in rows] == [
-        ({"target": 7}, 2**62, True, "finished"),
-        ({"target": 7}, 2**62, False, "finished"),
-    ]
-    assert [r[4]["scores"] for r in rows] == [[1.5, None], [1.5, None]]
-    assert {r[5] for r in rows} == {9} and {r[6] for r in rows} == {NOW}
-
-
-def test_what_the_driver_cannot_do_is_refused_before_anything_is_written(
-    database_url: str,
-) -> None:
-    async def run() -> int:
-        db = make_engine(database_url)
-        try:
-            await _with_room(db)
-            attempts = [
-                (insert(Room), _room("r2"), "Python-side column defaults"),
-                (_FINISH_MATCH, {"b_id": 1, "b_outcome": {}, "b_moves": 1}, "b_at"),
-                (_NEW_MATCH, [_match(), _match()], "rows returned"),
-            ]
-            for statement, params, says in attempts:
-                with pytest.raises((ValueError, KeyError), match=says):
-                    async with transaction(db) as conn:
-                        await conn.execute(_NEW_MATCH, _match())
-                        await conn.execute(statement, params)
-            async with db.connect() as conn:
-                return await conn.scalar(select(func.count()).select_from(Match))
-        finally:
-            await db.dispose()
-
-    assert run_on_own_loop(run()) == 0
-
-
 def test_a_lost_connection_is_dropped_from_the_pool_and_the_next_start_works(
     database_url: str,
 ) -> None:
@@ -157,14 +81,14 @@ def test_a_lost_connection_is_dropped_from_the_pool_and_the_next_start_works(
             await _with_room(db)
             with pytest.raises(ConnectionLost):
                 async with transaction(db) as conn:
-                    lost = (await conn.execute(select(func.pg_backend_pid()), {})).scalar_one()
+                    lost = await conn.fetchval("SELECT pg_backend_pid()")
                     admin = await asyncpg.connect(database_url.replace("+asyncpg", ""))
                     await admin.execute("SELECT pg_terminate_backend($1)", lost)
                     await admin.close()
-                    await conn.execute(_NEW_MATCH, _match())
+                    await conn.execute(_NEW_MATCH_SQL, NOW)
             async with transaction(db) as conn:  # the only pooled connection was replaced
-                again = (await conn.execute(select(func.pg_backend_pid()), {})).scalar_one()
-                await conn.execute(_NEW_MATCH, _match())
+                again = await conn.fetchval("SELECT pg_backend_pid()")
+                await conn.execute(_NEW_MATCH_SQL, NOW)
             async with db.connect() as conn:
                 return lost, again, await conn.scalar(select(func.count()).select_from(Match))
         finally:
@@ -267,27 +191,27 @@ def test_a_plain_move_is_committed_while_a_finish_waits(database_url: str) -> No
         try:
             await _with_room(db)
             async with db.begin() as conn:
-                await conn.execute(insert(Room), _room("r2"))
+                await conn.execute(insert(Room), room_row("r2"))
                 ending = (await conn.execute(_NEW_MATCH, _match())).scalar_one()
                 other = (await conn.execute(_NEW_MATCH, _match(room_id="r2"))).scalar_one()
-            movelog = MoveLog(db)
-            movelog.start()
+            store = PostgresStore(db)
+            await store.open()
             async with db.connect() as blocker:
                 await blocker.execute(
                     text("SELECT id FROM matches WHERE id = :id FOR UPDATE"), {"id": ending}
                 )
                 end = MatchEnd("r1", ending, "abstrac", ((1, None), (None, "easy")), 1, {}, NOW)
                 finish = asyncio.ensure_future(
-                    movelog.append(MoveCommit("r1", ending, 1, 0, {"type": "pass"}, NOW, end))
+                    store.append(MoveCommit("r1", ending, 1, 0, {"type": "pass"}, NOW, end))
                 )
                 await until_waiting_on_a_lock(db)
                 held = not finish.done()
                 plain = MoveCommit("r2", other, 1, 0, {"type": "pass"}, NOW)
-                stored = await asyncio.wait_for(movelog.append(plain), 5)
+                stored = await asyncio.wait_for(store.append(plain), 5)
                 still_held = not finish.done()
                 await blocker.rollback()
             finished = await asyncio.wait_for(finish, 5)
-            await movelog.stop()
+            await store.close()
             async with db.connect() as conn:
                 moves = await conn.scalar(select(func.count()).select_from(Move))
             return held and still_held, stored, finished, moves
@@ -300,71 +224,12 @@ def test_a_plain_move_is_committed_while_a_finish_waits(database_url: str) -> No
 
 
 def _start(room_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """What ``start_match`` writes for a room of one player and one bot."""
+    """What a start writes for a room of one player and one bot."""
     seats = [
         {"seat": 0, "player_id": 1, "bot": None, "name": "Ada"},
         {"seat": 1, "player_id": None, "bot": "hard", "name": "Bot (hard)"},
     ]
     return _match(room_id=room_id), seats
-
-
-def test_the_one_statement_start_writes_what_the_transaction_writes(database_url: str) -> None:
-    """On Postgres a match starts in one statement; SQLite's path (SQLAlchemy's statements in
-    a transaction, run here on Postgres) must leave the same rows, and neither may start a
-    match in a room that has moved on."""
-
-    async def run() -> tuple[list[int | None], list[Row[Any]], list[Row[Any]], list[Row[Any]]]:
-        db = make_engine(database_url)
-        try:
-            await _with_room(db)
-            async with db.begin() as conn:
-                await conn.execute(insert(Room), _room("r2"))
-                await conn.execute(insert(Room), {**_room("r3"), "status": "finished"})
-            starts = [
-                await _start_on_postgres(db, *_start("r1"), "waiting"),
-                await _start_in_transaction(db, *_start("r2"), "waiting"),
-                await _start_on_postgres(db, *_start("r3"), "waiting"),
-                await _start_in_transaction(db, *_start("r3"), "waiting"),
-            ]
-            async with db.connect() as conn:
-                matches = await conn.execute(select(Match.__table__).order_by(Match.id))
-                seats = await conn.execute(
-                    select(MatchSeat.__table__).order_by(MatchSeat.match_id, MatchSeat.seat)
-                )
-                rooms = await conn.execute(
-                    select(Room.id, Room.status, Room.match_id, Room.updated_at).order_by(Room.id)
-                )
-                return starts, list(matches), list(seats), list(rooms)
-        finally:
-            await db.dispose()
-
-    starts, matches, seats, rooms = run_on_own_loop(run())
-    one, other, moved_on, moved_on_too = starts
-    assert moved_on is None and moved_on_too is None
-    assert [m.id for m in matches] == [one, other]
-    assert tuple(matches[0])[1:] == (
-        "r1",
-        "abstrac",
-        "1",
-        {"target": 7},
-        2**62,
-        2,
-        "playing",
-        True,
-        0,
-        None,
-        NOW,
-        None,
-    )
-    assert tuple(matches[1])[2:] == tuple(matches[0])[2:]
-    expected_seats = [(0, 1, None, "Ada", None, None), (1, None, "hard", "Bot (hard)", None, None)]
-    assert [tuple(s)[1:] for s in seats if s.match_id == one] == expected_seats
-    assert [tuple(s)[1:] for s in seats if s.match_id == other] == expected_seats
-    assert [tuple(r) for r in rooms] == [
-        ("r1", "playing", one, NOW),
-        ("r2", "playing", other, NOW),
-        ("r3", "finished", None, NOW),  # moved on: untouched
-    ]
 
 
 def test_starts_that_wait_go_together_in_one_statement(database_url: str) -> None:
@@ -373,12 +238,13 @@ def test_starts_that_wait_go_together_in_one_statement(database_url: str) -> Non
 
     async def run() -> tuple[list[int | None], int, list[tuple[str, int | None]]]:
         db = make_engine(database_url)
-        starts = StartLog(db)
+        store = PostgresStore(db)
+        starts = store.starts
         try:
             await _with_room(db)
             async with db.begin() as conn:
                 await conn.execute(
-                    insert(Room), [_room("r2"), {**_room("r3"), "status": "finished"}]
+                    insert(Room), [room_row("r2"), {**room_row("r3"), "status": "finished"}]
                 )
             results = await asyncio.gather(
                 *(starts.start(*_start(room_id), "waiting") for room_id in ("r1", "r2", "r3", "r1"))
@@ -387,7 +253,7 @@ def test_starts_that_wait_go_together_in_one_statement(database_url: str) -> Non
                 rooms = await conn.execute(select(Room.id, Room.match_id).order_by(Room.id))
                 return list(results), starts.statements, [tuple(r) for r in rooms]
         finally:
-            await starts.close()
+            await store.close()
             await db.dispose()
 
     (first, second, moved_on, again), statements, rooms = run_on_own_loop(run())

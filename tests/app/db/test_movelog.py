@@ -1,13 +1,10 @@
-"""The move log's failure isolation (app/db/movelog.py), in process against a real database:
-SQLite always, Postgres too when CARDROOM_TEST_DATABASE_URL names one."""
+"""The move log's failure isolation (app/db/movelog.py), under each store, in process against a
+real database: SQLite always, Postgres too when CARDROOM_TEST_DATABASE_URL names one."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,26 +12,15 @@ from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import make_engine
-from app.db.matches import _NEW_MATCH
 from app.db.migrate import upgrade_to_head
-from app.db.models import Move, Player, Room
-from app.db.movelog import MoveCommit, MoveLog, UnstorableMove
-from tests.server import fresh_database, run_on_own_loop
+from app.db.models import Match, Move, Player, Room
+from app.db.movelog import MoveCommit, UnstorableMove
+from app.db.store import Store, open_store
+from tests.server import run_on_own_loop
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 ROOMS = 6
 TAKE = {"type": "take", "count": 1}
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'movelog.db'}"
-        return
-    if not os.environ.get("CARDROOM_TEST_DATABASE_URL"):
-        pytest.skip("no Postgres: CARDROOM_TEST_DATABASE_URL is not set")
-    with fresh_database(tmp_path) as url:
-        yield url
 
 
 async def _matches(db: AsyncEngine) -> list[int]:
@@ -74,6 +60,9 @@ async def _matches(db: AsyncEngine) -> list[int]:
     return ids
 
 
+_NEW_MATCH = insert(Match).returning(Match.id)
+
+
 def deep(depth: int) -> Any:
     value: Any = 1
     for _ in range(depth):
@@ -81,9 +70,9 @@ def deep(depth: int) -> Any:
     return value
 
 
-async def _outcomes(movelog: MoveLog, commits: list[MoveCommit]) -> list[object]:
+async def _outcomes(store: Store, commits: list[MoveCommit]) -> list[object]:
     """Every commit appended at once (so they share a batch): True/False or the exception."""
-    return await asyncio.gather(*(movelog.append(c) for c in commits), return_exceptions=True)
+    return await asyncio.gather(*(store.append(c) for c in commits), return_exceptions=True)
 
 
 def test_a_move_that_cannot_be_stored_fails_alone(database_url: str) -> None:
@@ -93,10 +82,10 @@ def test_a_move_that_cannot_be_stored_fails_alone(database_url: str) -> None:
 
     async def run() -> tuple[list[object], list[object], set[tuple[int, int]]]:
         db = make_engine(database_url)
-        movelog = MoveLog(db)
+        store = open_store(db)
         try:
             ids = await _matches(db)
-            movelog.start()
+            await store.open()
             plain = [MoveCommit(f"r{n}", ids[n], 1, 0, TAKE, NOW) for n in range(ROOMS)]
             plain[1].action = {**TAKE, "x": deep(1000)}  # past every encoder's depth
             plain[4].seat = 2**70  # refused by the database, not by the encoder
@@ -106,14 +95,14 @@ def test_a_move_that_cannot_be_stored_fails_alone(database_url: str) -> None:
             ]
             snapshots[2].snapshot = {"cards": {1, 2}}  # a set: no JSON
             snapshots[3].seat = 2**70
-            first = await _outcomes(movelog, plain)
-            second = await _outcomes(movelog, snapshots)
+            first = await _outcomes(store, plain)
+            second = await _outcomes(store, snapshots)
             async with db.connect() as conn:
                 rows = await conn.execute(select(Move.match_id, Move.seq))
                 stored = {(match_id - ids[0], seq) for match_id, seq in rows}
             return first, second, stored
         finally:
-            await movelog.stop()
+            await store.close()
             await db.dispose()
 
     first, second, stored = run_on_own_loop(run())
@@ -129,24 +118,24 @@ def test_refused_moves_never_keep_a_connection(database_url: str) -> None:
 
     async def run() -> tuple[int, bool]:
         db = make_engine(database_url, pool_size=4, pool_timeout=1)
-        movelog = MoveLog(db)
+        store = open_store(db)
         try:
             ids = await _matches(db)
-            movelog.start()
+            await store.open()
             for n in range(60):
                 bad = MoveCommit("r0", ids[0], n + 1, 2**70, TAKE, NOW, snapshot=None)
                 if n % 2:
                     bad.snapshot = {"n": n}  # the other pipeline
                 with pytest.raises(UnstorableMove):
-                    await movelog.append(bad)
+                    await store.append(bad)
             held = db.pool.checkedout()
             good = MoveCommit("r1", ids[1], 1, 0, TAKE, NOW)
-            stored = await asyncio.wait_for(movelog.append(good), 5)
+            stored = await asyncio.wait_for(store.append(good), 5)
             async with asyncio.timeout(2), db.connect() as conn:
                 await conn.execute(select(1))
             return held, stored
         finally:
-            await movelog.stop()
+            await store.close()
             await db.dispose()
 
     held, stored = run_on_own_loop(run())

@@ -1,0 +1,79 @@
+"""Persistence behind one interface: what the room core writes and reads back.
+
+One implementation per backend, chosen from the engine's database: :class:`SqliteStore`
+(SQLAlchemy Core, app/db/sqlite_store.py) and :class:`PostgresStore` (plain SQL on asyncpg,
+app/db/postgres_store.py). Both keep the fast path: moves go through the move log's group
+commit (app/db/movelog.py), and on Postgres starts through the start log's batches
+(app/db/startlog.py). tests/app/db/test_store_contract.py runs the same suite on both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.matches import MatchEnd, MatchRecord, MoveRow
+from app.db.movelog import MoveCommit
+from app.db.postgres_store import PostgresStore
+from app.db.rooms import RoomRecord
+from app.db.sqlite_store import SqliteStore
+
+
+class Store(Protocol):
+    async def open(self) -> None:
+        """Start the move log's pipelines: before the first :meth:`append`."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def start_match(
+        self,
+        room: RoomRecord,
+        *,
+        seed: int,
+        engine_version: str,
+        from_status: str,
+        at: datetime | None = None,
+    ) -> MatchRecord | None:
+        """Open a match for a room whose every seat is filled; ``None`` if the room moved on
+        (no longer in ``from_status``, or a seat left meanwhile): nothing is written. It
+        started ``at`` (by the room's clock, now if not given: its deadlines are reckoned from
+        it)."""
+        ...
+
+    async def append(self, commit: MoveCommit) -> bool:
+        """Durably store one move, and its snapshot and the end of its match if it has them;
+        ``False`` if another process took that ``seq`` first. Raises
+        :class:`app.db.movelog.UnstorableMove` for a move that cannot be stored."""
+        ...
+
+    async def finish(self, end: MatchEnd) -> None:
+        """End a match without a move (a forfeit, an abort), counted and rated if
+        ``end.rated``; the end commits even if rating fails."""
+        ...
+
+    async def rerate(self, ends: Sequence[MatchEnd]) -> None:
+        """Rate finished matches again, in order, without counting them (the rebuild)."""
+        ...
+
+    async def load_room(self, room_id: str) -> RoomRecord | None: ...
+
+    async def load_match(self, match_id: int) -> MatchRecord | None: ...
+
+    async def load_snapshot(self, match_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The match's latest snapshot: ``(seq, state)``."""
+        ...
+
+    async def load_moves(self, match_id: int, after_seq: int = 0) -> list[MoveRow]: ...
+
+    async def load_move_count(self, match_id: int) -> int: ...
+
+
+def open_store(db: AsyncEngine) -> Store:
+    """The store for the engine's database (not yet open)."""
+    if db.dialect.name == "postgresql":
+        return PostgresStore(db)
+    return SqliteStore(db)
