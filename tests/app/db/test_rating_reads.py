@@ -14,7 +14,6 @@ from app.db.players import PlayerRecord
 from app.db.ratings.reads import RECENT, leaderboard, player_ratings
 from app.db.rooms import RoomRecord, SeatRecord
 from app.db.store import Store
-from app.rooms.lifecycle import RoomStatus
 from tests.app.db.conftest import NOW, LoopThread, room_row
 
 PLAYERS = [PlayerRecord(n, f"P{n}") for n in range(1, 5)]
@@ -44,7 +43,7 @@ async def _play(store: Store, db: AsyncEngine, games: list[tuple[str, int, int |
             game=game,
             options={},
             table={},
-            status=RoomStatus.WAITING,
+            status="waiting",
             host=PLAYERS[0],
             private=False,
             match_id=None,

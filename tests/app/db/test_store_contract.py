@@ -19,7 +19,6 @@ from app.db.movelog import MoveCommit
 from app.db.players import PlayerRecord
 from app.db.rooms import RoomRecord, SeatRecord
 from app.db.store import Store
-from app.rooms.lifecycle import RoomStatus
 from tests.app.db.conftest import NOW, LoopThread, room_row
 
 ADA, BEN = PlayerRecord(1, "Ada"), PlayerRecord(2, "Ben")
@@ -33,7 +32,7 @@ def _room(room_id: str, second: PlayerRecord | None = None) -> RoomRecord:
         game="abstrac",
         options={"target": 7},
         table={},
-        status=RoomStatus.WAITING,
+        status="waiting",
         host=ADA,
         private=False,
         match_id=None,
@@ -196,7 +195,7 @@ def test_moves_are_appended_once_and_read_back(
         (4, 0, {"type": "pass"}),
     ]
     assert [m.seq for m in after] == [4] and count == 4
-    assert room is not None and room.status is RoomStatus.PLAYING and room.match_id == match.id
+    assert room is not None and room.status == "playing" and room.match_id == match.id
     assert no_match is None and no_snapshot is None
 
 
@@ -227,7 +226,7 @@ def test_a_finishing_move_ends_and_rates_the_match(
     assert match.outcome == {"winners": [0], "scores": [1.5, None], "rounds": [], "detail": {}}
     assert snapshot is None
     assert [(s[1], s[5], s[6]) for s in seats] == [(0, 1.5, True), (1, None, False)]
-    assert room is not None and room.status is RoomStatus.FINISHED
+    assert room is not None and room.status == "finished"
     assert [r[:6] for r in records] == [(1, "abstrac", 1, 1, 0, 0)]
     assert [(c[1], c[2]) for c in changes] == [(0, 1)]  # the bot's seat never moves
     assert [(r[0], r[1], r[5]) for r in ratings] == [(1, "abstrac", 1)]
