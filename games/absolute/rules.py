@@ -453,7 +453,8 @@ _HANDLERS: dict[str, Callable[[State, Seat, Action], State]] = {
 
 
 def _end_turn(state: State) -> None:
-    """Spec 5.4 (refill an empty discard pile), 5.5 (going out), 6 (round end).
+    """Spec 5.4 (refill an empty discard pile), 5.5 (going out), 6 (round end: the optional
+    turn limit and the safety valve, never during the final lap).
 
     ``state`` is a new top-level dict whose lists may still be shared: replace, never change.
     """
@@ -472,9 +473,15 @@ def _end_turn(state: State) -> None:
     state["dry_turns"] = state["dry_turns"] + 1 if turn["drew"] == "skipped" else 0
     players = state["players"]
     following = (seat + 1) % players
-    if state["first_out"] is not None and following == state["first_out"]:
-        _end_round(state, "went_out")
-    elif state["turns_taken"] >= state["options"]["turn_limit"] * players:
+    limit = state["options"]["turn_limit"]
+    if state["first_out"] is not None:
+        # The final lap (spec 5.5): every other player gets their last turn, whatever the
+        # turn limit or the safety valve would say (spec 6).
+        if following == state["first_out"]:
+            _end_round(state, "went_out")
+        else:
+            _begin_turn(state, following)
+    elif limit and state["turns_taken"] >= limit * players:
         _end_round(state, "turn_limit")
     elif state["dry_turns"] >= players:
         _end_round(state, "stalled")

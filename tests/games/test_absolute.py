@@ -583,6 +583,52 @@ def test_turn_limit_scores_the_round_as_it_stands() -> None:
     assert state["rounds"][0]["turns"] == 10
 
 
+def test_there_is_no_turn_limit_by_default() -> None:
+    """Spec 6 (revised): the turn limit is a room option, off by default."""
+    assert ENGINE.check_options({}, 3)["turn_limit"] == 0
+    state = ENGINE.setup(2, 5)
+    for _ in range(200):  # 100 turns each, far past the old default of 40
+        state = plain_turn(state)
+        assert state["round"] == 1
+    assert ENGINE.view(state, 0)["max_turns"] is None
+
+
+def test_the_turn_limit_never_ends_the_final_lap() -> None:
+    """Spec 6 (revised): once a player has gone out, every other player gets a last turn even
+    when the turn limit is reached on the way (the issue's 2-player case: the round used to end
+    after the going-out turn, taking the opponent's last turn)."""
+    sets = [(0, "-1S -2S +3S"), (0, "-1C -2C +3C"), (0, "-1D -2D +3D")]
+    state = make_state(["+9T", "+8T", "+7T"], sets, options={"turn_limit": 5})
+    state["turns_taken"] = 14  # the going-out turn is the 15th, the limit for 3 players
+    state = ENGINE.apply(state, 0, discard("+9T"))
+    assert state["round"] == 1 and state["turn"]["seat"] == 1 and state["first_out"] == 0
+    for seat in (1, 2):
+        state = ENGINE.apply(state, seat, DRAW_DECK)
+        state = ENGINE.apply(state, seat, HOLD)
+    record = state["rounds"][0]
+    assert record["ended_by"] == "went_out" and record["turns"] == 17
+
+
+def test_the_safety_valve_never_ends_the_final_lap() -> None:
+    """Spec 6 (revised): a dry lap (nothing to draw) does not cut the final turns short."""
+    sets = [(0, "-1S -2S +3S"), (0, "-1C -2C +3C"), (0, "-1D -2D +3D")]
+    state = make_state(["+9T", "+8T", "+7T"], sets, discard="", deck="", drew="skipped")
+    state["dry_turns"] = 2
+    state = ENGINE.apply(state, 0, discard("+9T"))  # goes out after a dry lap
+    assert state["round"] == 1 and state["turn"]["seat"] == 1
+    state = ENGINE.apply(state, 1, DRAW_DISCARD)  # takes the +9T back: the only card left
+    state = ENGINE.apply(state, 1, HOLD)
+    assert state["round"] == 1 and state["turn"] == {
+        "seat": 2,
+        "drew": "skipped",
+        "card": None,
+        "swapped": False,
+        "played": False,
+    }
+    state = ENGINE.apply(state, 2, HOLD)
+    assert state["rounds"][0]["ended_by"] == "went_out"
+
+
 def test_three_rounds_with_rotating_first_player_then_over() -> None:
     state = ENGINE.setup(3, 11, {"turn_limit": 5})
     firsts = [state["first_player"]]
@@ -745,9 +791,11 @@ def test_a_zero_keeps_its_value_beside_one_old_mate() -> None:
 
 
 def test_options_are_checked() -> None:
-    assert ENGINE.check_options({}, 4) == {"turn_limit": 40, "pure_regroup": False}
+    assert ENGINE.check_options({}, 4) == {"turn_limit": 0, "pure_regroup": False}
     with pytest.raises(InvalidOptions):
-        ENGINE.check_options({"turn_limit": 2}, 4)
+        ENGINE.check_options({"turn_limit": -1}, 4)
+    with pytest.raises(InvalidOptions):
+        ENGINE.check_options({"turn_limit": 201}, 4)
     with pytest.raises(InvalidOptions):
         ENGINE.check_options({}, 7)
     with pytest.raises(InvalidOptions):
@@ -821,7 +869,7 @@ def hidden_leaks(state: State, viewer: int | None) -> set[str]:
 def playouts() -> list[Trace]:
     traces = []
     for seed, players in enumerate([2, 3, 4, 5, 6, 2, 3, 6]):
-        options = {"turn_limit": 12} if seed % 2 else None
+        options = {"turn_limit": 12 if seed % 2 else 40}  # 40 was the default
         traces.append(random_playout(ENGINE, players, 500 + seed, options))
     return traces
 
