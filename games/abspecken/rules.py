@@ -50,6 +50,11 @@ SPEED = "speed"
 #: Which card a taker receives: a blind random draw, or one the source chooses.
 RANDOM = "random"
 SOURCE_CHOOSES = "source_chooses"
+#: The smiling piggy's gift: compulsory only when the roller cannot discard (the seed's
+#: reading), always optional, or always compulsory (option ``smile_gift``).
+GIFT_SEED = "seed"
+GIFT_OPTIONAL = "optional"
+GIFT_MANDATORY = "mandatory"
 
 
 def setup(players: int, seed: int, options: Mapping[str, Any]) -> State:
@@ -246,9 +251,20 @@ def resolve_roll(state: State, dice: dict[str, Any]) -> None:
 
 
 def start_decide(state: State) -> None:
+    """Everyone decides in secret, except a player with no card left in hand or piles (a
+    smiling-piggy gift can empty the roller, spec 4.3): a finisher, who cannot discard and
+    takes nothing, so their "cannot" is filled in and they wait for the playthrough's end."""
     state["phase"] = phases.DECIDE
-    state["pending"] = [None] * state["players"]
+    state["pending"] = [
+        {"type": act.CANNOT} if is_finished(state, seat) else None
+        for seat in range(state["players"])
+    ]
     state["commits"] = []
+
+
+def is_finished(state: State, seat: Seat) -> bool:
+    """No card left in hand or piles: the player has finished the round (spec 4.8)."""
+    return not state["hands"][seat] and not any(state["piles"][seat])
 
 
 def reveal(state: State) -> None:
@@ -261,7 +277,11 @@ def reveal(state: State) -> None:
             state["discards"][seat].extend(decision["cards"])
     state["log"]["decisions"] = decisions
     state["pending"] = [None] * players
-    cannot = [seat for seat in range(players) if decisions[seat]["type"] == act.CANNOT]
+    cannot = [
+        seat
+        for seat in range(players)
+        if decisions[seat]["type"] == act.CANNOT and not is_finished(state, seat)
+    ]
     if state["options"]["take_order"] == SPEED:
         order = [seat for seat in state["commits"] if seat in cannot]
     else:
@@ -299,11 +319,7 @@ def transfer(state: State, source: Seat, target: Seat, card: int) -> None:
 
 def after_takes(state: State) -> None:
     """End the round if someone has no cards left (4.8); otherwise refill (4.7)."""
-    finishers = [
-        seat
-        for seat in range(state["players"])
-        if not state["hands"][seat] and not any(state["piles"][seat])
-    ]
+    finishers = [seat for seat in range(state["players"]) if is_finished(state, seat)]
     if finishers:
         end_round(state, finishers)
         return
@@ -403,11 +419,15 @@ def _gift(state: State, seat: Seat, move: act.Gift) -> None:
 
 
 def _no_gift(state: State, seat: Seat, move: act.NoGift) -> None:
-    require(
-        not state["options"]["smile_gift_mandatory"],
-        "gift_required",
-        "The smiling piggy's gift is compulsory at this table: give one of your cards away.",
-    )
+    if act.gift_required(state, seat):
+        reason = (
+            "you cannot discard with these dice"
+            if state["options"]["smile_gift"] == GIFT_SEED
+            else "the gift is compulsory at this table"
+        )
+        raise IllegalAction(
+            "gift_required", f"The smiling piggy says give: {reason}. Give one of your cards away."
+        )
     start_decide(state)
 
 
