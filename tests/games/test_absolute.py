@@ -923,6 +923,39 @@ def test_no_view_shows_another_players_hand(traces: list[Trace]) -> None:
                 assert view["deck_count"] == len(state["deck"])
 
 
+def test_a_card_taken_from_the_discard_pile_stays_in_its_takers_hand_under_determinize() -> None:
+    """Everyone saw seat 1 take the +9T; no sample may move it (the issue: 178 of 200 did)."""
+    state = make_state(["+1C +2C", "-3D -4D", "+5S"], seat=1, phase="draw", discard="+9T")
+    state = ENGINE.apply(state, 1, DRAW_DISCARD)
+    state = ENGINE.apply(state, 1, HOLD)  # the turn moves on: only memory says where it is
+    assert state["seen"][1] == ["+9T"]
+    for viewer in (0, 2, None):
+        for sample in range(200):
+            twin = ENGINE.determinize(state, viewer, random.Random(sample))
+            assert "+9T" in twin["hands"][1]
+            assert ENGINE.view(twin, viewer) == ENGINE.view(state, viewer)
+
+
+def test_cards_taken_from_a_set_stay_in_the_swappers_hand_until_they_leave_it() -> None:
+    state = make_state(["-5C +8T", "+1D"], [(1, "-2S -3D -4S +9S")])
+    state = ENGINE.apply(state, 0, swap(1, "-5C", "-2S -3D"))
+    assert sorted(state["seen"][0]) == ["-2S", "-3D"]
+    twin = ENGINE.determinize(state, 1, random.Random(3))
+    assert {"-2S", "-3D"} <= set(twin["hands"][0])
+    state = ENGINE.apply(state, 0, discard("-2S"))
+    assert state["seen"][0] == ["-3D"]
+
+
+def test_seen_cards_are_always_in_their_hands(traces: list[Trace]) -> None:
+    found = 0
+    for trace in traces:
+        for state in trace.states:
+            for seat, cards in enumerate(state["seen"]):
+                assert set(cards) <= set(state["hands"][seat])
+                found += len(cards)
+    assert found > 0
+
+
 def test_reveal_shows_every_hand_and_otherwise_equals_the_spectator_view(
     traces: list[Trace],
 ) -> None:
