@@ -16,6 +16,8 @@ The state is a plain JSON dict::
     refilling seats still to choose their refill                   public
     known     per seat, the seats that know that hand exactly (by deduction)
     public    per seat, whether everybody (spectators too) can deduce that hand
+    seen      per seat, cards everyone saw go into that hand (refills, the grim piggy's card)
+              that must still be there, sorted: what is public of a hand no longer deducible
     log       the current playthrough's events; previous: the last finished one
     rounds    per-round breakdowns
 
@@ -78,6 +80,7 @@ def setup(players: int, seed: int, options: Mapping[str, Any]) -> State:
         "refilling": [],
         "known": [],
         "public": [],
+        "seen": [],
         "log": None,
         "previous": None,
         "rounds": [],
@@ -151,6 +154,7 @@ def working_copy(state: State) -> State:
     new["refilling"] = list(state["refilling"])
     new["known"] = list(state["known"])
     new["public"] = list(state["public"])
+    new["seen"] = list(state["seen"])
     new["rounds"] = list(state["rounds"])
     log = state["log"]
     if log is not None:
@@ -177,6 +181,7 @@ def start_round(state: State) -> None:
     state["refilling"] = []
     state["known"] = [list(range(players)) for _ in range(players)]
     state["public"] = [True] * players
+    state["seen"] = [[] for _ in range(players)]
     if state["log"] is not None:
         state["previous"] = state["log"]
     state["log"] = None
@@ -243,6 +248,7 @@ def resolve_roll(state: State, dice: dict[str, Any]) -> None:
     if dice["piggy"] == "grim" and state["discards"][roller]:
         card = state["discards"][roller].pop()
         state["hands"][roller] = add(state["hands"][roller], [card])
+        state["seen"][roller] = add(state["seen"][roller], [card])
         state["log"]["grim"] = card
     if dice["piggy"] == "smile" and state["hands"][roller]:
         state["phase"] = phases.GIFT
@@ -274,6 +280,8 @@ def reveal(state: State) -> None:
     for seat, decision in enumerate(decisions):
         if decision["type"] == act.DISCARD:
             state["hands"][seat] = remove(state["hands"][seat], decision["cards"])
+            if state["seen"][seat]:
+                state["seen"][seat] = _unseen(state["seen"][seat], decision["cards"])
             state["discards"][seat].extend(decision["cards"])
     state["log"]["decisions"] = decisions
     state["pending"] = [None] * players
@@ -315,6 +323,7 @@ def transfer(state: State, source: Seat, target: Seat, card: int) -> None:
     known[target] = sorted({target} | ({source} & set(known_target)))
     state["public"][source] = False
     state["public"][target] = False
+    state["seen"][source] = []  # outsiders do not know which card left
 
 
 def after_takes(state: State) -> None:
@@ -347,7 +356,18 @@ def draw(state: State, seat: Seat, cards: tuple[int, ...] | list[int]) -> None:
     for card in cards:
         piles[card - 1] -= 1
     state["hands"][seat] = add(state["hands"][seat], cards)
+    state["seen"][seat] = add(state["seen"][seat], cards)
     state["log"]["refills"][seat] = sorted(cards)
+
+
+def _unseen(seen: list[int], gone: list[int]) -> list[int]:
+    """What is still surely in a hand after ``gone`` left it: one card of ``seen`` fewer for
+    each card of the same value that left (the one that left may have been the seen one)."""
+    rest = list(seen)
+    for card in gone:
+        if card in rest:
+            rest.remove(card)
+    return rest
 
 
 def next_playthrough(state: State) -> None:

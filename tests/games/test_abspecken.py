@@ -731,6 +731,20 @@ def test_determinize_moves_only_hands_the_viewer_cannot_deduce() -> None:
     assert ENGINE.determinize(opening, None, rng)["hands"] == opening["hands"]
 
 
+def test_determinize_keeps_refilled_cards_in_a_hand_no_longer_deducible() -> None:
+    """After the take, A's hand is uncertain to B; A then refills in the open from A's piles:
+    those cards stay in A's hand in every sample (everyone saw them go there)."""
+    state = ENGINE.apply(e11_position(), 2, {"type": "take", "from": 0})
+    assert state["phase"] == "refill" and 0 in state["refilling"]
+    refill = {"type": "refill", "cards": [6, 6, 6]}
+    state = ENGINE.apply(state, 0, refill)
+    assert state["seen"][0] == [6, 6, 6] and not state["public"][0]
+    for sample in range(100):
+        other = ENGINE.determinize(state, 1, random.Random(sample))
+        assert other["hands"][0].count(6) >= 3
+        assert ENGINE.view(other, 1) == ENGINE.view(state, 1)
+
+
 def test_determinize_replaces_other_pending_choices() -> None:
     state = rolled([ELFI, SERDAR, [1, 1, 1, 1, 5]], 2, 4, 4)
     state = ENGINE.apply(state, 0, discard("sum", 5, 1))
@@ -812,6 +826,10 @@ def check_invariants(state: State, before: State | None) -> None:
             if gift is not None and gift["from"] == p:
                 continue
             assert len(state["hands"][p]) >= 5 or not any(state["piles"][p])
+    for p in range(players):  # what everyone saw go into a hand is still there
+        rest = list(state["hands"][p])
+        for card in state["seen"][p]:
+            rest.remove(card)
     if before is not None:
         assert all(a <= b for a, b in zip(before["totals"], state["totals"], strict=True))
 
