@@ -22,9 +22,9 @@ META = GameInfo(
         OptionSpec(
             name="turn_limit",
             type="int",
-            default=40,
-            label="Turns per player after which a round is scored as it stands",
-            min=5,
+            default=0,
+            label="Turns per player after which a round is scored as it stands (0 = none)",
+            min=0,
             max=200,
         ),
         OptionSpec(
@@ -54,7 +54,7 @@ class AbsoluteEngine(Engine, modules=(actions, determinize, rules, view)):
     """
 
     info = META
-    version = "1"
+    version = "2"
     action_schema = actions.SCHEMA
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:

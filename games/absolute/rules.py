@@ -11,6 +11,8 @@ State (a plain JSON dict)::
     deck                        face-down cards, the top is the last item
     discard                     face-up cards, the top is the last item
     hands                       one sorted list of cards per seat
+    seen                        per seat, the cards of its hand everyone saw go there (taken
+                                from the discard pile or from a set by a swap), sorted
     sets                        [{"id", "owner", "cards" (sorted), "zero": value|None}] by id
     next_set_id                 the id the next new set gets
     went_out, first_out         who has gone out this round (their sets are locked)
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -80,6 +82,7 @@ def setup(players: int, seed: int, options: Mapping[str, Any]) -> State:
         "deck": [],
         "discard": [],
         "hands": [[] for _ in range(players)],
+        "seen": [[] for _ in range(players)],
         "sets": [],
         "next_set_id": 1,
         "went_out": [False] * players,
@@ -108,6 +111,7 @@ def _start_round(state: State, number: int, first: Seat) -> None:
         deck=deck,
         discard=[deck.pop()],
         hands=hands,
+        seen=[[] for _ in range(players)],
         sets=[],
         next_set_id=1,
         went_out=[False] * players,
@@ -186,6 +190,20 @@ def _with_hand(state: State, seat: Seat, hand: list[Card]) -> list[list[Card]]:
     return hands
 
 
+def _with_seen(
+    state: State, seat: Seat, gone: Iterable[Card], came: Sequence[Card] = ()
+) -> list[list[Card]]:
+    """``state["seen"]`` after ``gone`` left ``seat``'s hand and ``came`` publicly went in.
+
+    Cards are unique, so a card seen going into a hand stays known there until it leaves."""
+    seen = state["seen"]
+    if not came and (not seen[seat] or set(gone).isdisjoint(seen[seat])):
+        return seen
+    new = list(seen)
+    new[seat] = sort_cards([card for card in seen[seat] if card not in gone] + list(came))
+    return new
+
+
 def _rng(state: State) -> random.Random:
     """draw_rng on a private copy of the randomness record of a new state."""
     state["rng"] = dict(state["rng"])
@@ -234,6 +252,7 @@ def _draw(state: State, seat: Seat, action: Action) -> State:
         require(bool(discard), "discard_empty", "The discard pile is empty.")
         card = discard[-1]
         new["discard"] = discard[:-1]
+        new["seen"] = _with_seen(state, seat, (), [card])  # everyone saw it taken
     hand = [*state["hands"][seat]]
     insort(hand, card, key=RANK.__getitem__)
     new["hands"] = _with_hand(state, seat, hand)
@@ -296,6 +315,7 @@ def _swap(state: State, seat: Seat, action: Action) -> State:
     new["hands"] = _with_hand(
         state, seat, sort_cards([card for card in hand if card not in give] + take)
     )
+    new["seen"] = _with_seen(state, seat, give, take)  # the taken cards left a set in view
     new["sets"] = [
         {**s, "cards": result, "zero": zero_value} if s["id"] == set_id else s
         for s in state["sets"]
@@ -372,6 +392,7 @@ def _play(state: State, seat: Seat, action: Action) -> State:
         require(before != sorted(sorted_groups), "no_change", "That play changes nothing.")
     new = dict(state)
     new["hands"] = _with_hand(state, seat, [card for card in hand if card not in placed])
+    new["seen"] = _with_seen(state, seat, placed)
     kept = [s for s in state["sets"] if s["id"] not in touched]
     for group, zero_value in zip(sorted_groups, zero_values, strict=True):
         members = set(group)
@@ -415,6 +436,7 @@ def _discard(state: State, seat: Seat, action: Action) -> State:
     new = dict(state)
     new_hand = [other for other in hand if other != card]
     new["hands"] = _with_hand(state, seat, new_hand)
+    new["seen"] = _with_seen(state, seat, (card,))
     new["discard"] = [*state["discard"], card]
     if len(new_hand) > HAND_LIMIT:
         new["phase"] = "discard"
@@ -453,7 +475,8 @@ _HANDLERS: dict[str, Callable[[State, Seat, Action], State]] = {
 
 
 def _end_turn(state: State) -> None:
-    """Spec 5.4 (refill an empty discard pile), 5.5 (going out), 6 (round end).
+    """Spec 5.4 (refill an empty discard pile), 5.5 (going out), 6 (round end: the optional
+    turn limit and the safety valve, never during the final lap).
 
     ``state`` is a new top-level dict whose lists may still be shared: replace, never change.
     """
@@ -472,9 +495,15 @@ def _end_turn(state: State) -> None:
     state["dry_turns"] = state["dry_turns"] + 1 if turn["drew"] == "skipped" else 0
     players = state["players"]
     following = (seat + 1) % players
-    if state["first_out"] is not None and following == state["first_out"]:
-        _end_round(state, "went_out")
-    elif state["turns_taken"] >= state["options"]["turn_limit"] * players:
+    limit = state["options"]["turn_limit"]
+    if state["first_out"] is not None:
+        # The final lap (spec 5.5): every other player gets their last turn, whatever the
+        # turn limit or the safety valve would say (spec 6).
+        if following == state["first_out"]:
+            _end_round(state, "went_out")
+        else:
+            _begin_turn(state, following)
+    elif limit and state["turns_taken"] >= limit * players:
         _end_round(state, "turn_limit")
     elif state["dry_turns"] >= players:
         _end_round(state, "stalled")

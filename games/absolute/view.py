@@ -48,7 +48,8 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "final_turns": state["first_out"] is not None and not over,
         "this_turn": None if over else _turn_view(state, seat),
         "turns_taken": state["turns_taken"],
-        "max_turns": state["options"]["turn_limit"] * players,  # this round, all seats
+        # this round, all seats; None without a turn limit (the default, spec 6)
+        "max_turns": state["options"]["turn_limit"] * players or None,
         "totals": list(state["totals"]),
         "round_scores": [[p["score"] for p in r["players"]] for r in rounds],
         "last_round": rounds[-1] if rounds else None,

@@ -7,7 +7,8 @@
   automatic).
 - ``{"type": "gift", "card": 5, "to": 2}`` / ``{"type": "no_gift"}``: the smiling piggy.
 - ``{"type": "discard", "option": "sum", "cards": [6, 1, 1]}``: the secret decision; the last
-  card ends on top of the discard pile. ``option`` is ``"sum"`` or ``"die"``.
+  card ends on top of the discard pile. ``option`` is ``"sum"`` or ``"die"``. The legal
+  actions list each discard once per card that may end on top (``discards.top_orders``).
 - ``{"type": "cannot"}``: the secret decision when no discard is legal.
 - ``{"type": "take", "from": 0}``: a player who could not discard takes a card from a
   player who discarded.
@@ -245,6 +246,15 @@ def sources_for(state: State, taker: Seat) -> list[Seat]:
     return found
 
 
+def gift_required(state: State, roller: Seat) -> bool:
+    """Whether the smiling piggy's gift is compulsory (spec 4.3, C-14, option ``smile_gift``):
+    by the seed, exactly when the roller has no legal discard."""
+    rule = state["options"]["smile_gift"]
+    if rule == "seed":
+        return not discard_options(state, roller)
+    return bool(rule == "mandatory")
+
+
 def others_clockwise(state: State, seat: Seat) -> list[Seat]:
     players = state["players"]
     return [(seat + step) % players for step in range(1, players)]
@@ -258,7 +268,7 @@ def legal_moves(state: State, seat: Seat) -> list[Action]:
     if phase == phases.PIGGY:
         return [Roll(False).to_wire(), Roll(True).to_wire()]
     if phase == phases.GIFT:
-        moves = [] if state["options"]["smile_gift_mandatory"] else [NoGift().to_wire()]
+        moves = [] if gift_required(state, seat) else [NoGift().to_wire()]
         for card in sorted(set(state["hands"][seat])):
             moves.extend(Gift(card, to).to_wire() for to in others_clockwise(state, seat))
         return moves
@@ -266,7 +276,11 @@ def legal_moves(state: State, seat: Seat) -> list[Action]:
         options = discard_options(state, seat)
         if not options:
             return [Cannot().to_wire()]
-        return [Discard(option, cards).to_wire() for option, cards in options]
+        return [
+            Discard(option, order).to_wire()
+            for option, cards in options
+            for order in discards.top_orders(cards)
+        ]
     if phase == phases.TAKE:
         return [Take(source).to_wire() for source in sources_for(state, seat)]
     if phase == phases.GIVE:

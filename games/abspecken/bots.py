@@ -5,8 +5,7 @@ first, so the race and the penalty are the same thing: the points a seat discard
 therefore:
 
 - discards the legal set worth the most points (on a tie: more cards, then the better hand
-  kept); the engine lists each discard high to low, so the lowest card lands on top of the
-  pile, as the seed advises against the grim piggy;
+  kept), its lowest card on top of the pile, as the seed advises against the grim piggy;
 - picks its opening hand and refills with the cards whose hand sheds the most points on the
   average roll (two dice and a colour die, all 216 outcomes);
 - takes from the player the card would help least (the one furthest from going out) and, on a
@@ -141,11 +140,13 @@ def _decide(
 
 
 def _discard_merit(hand: list[int], action: Action) -> float:
-    """Points shed first; then more cards; then the better hand kept."""
+    """Points shed first; then more cards; then the better hand kept; then the lowest card on
+    top of the pile (the one a grim piggy would give back)."""
     if action["type"] != "discard":
         return 0.0
     cards = action["cards"]
-    return sum(cards) + 0.1 * len(cards) + 0.01 * _quality(_without(hand, cards))
+    quality = _quality(_without(hand, cards))
+    return sum(cards) + 0.1 * len(cards) + 0.01 * quality - 0.0001 * cards[-1]
 
 
 def _source_merit(left: float, hand: list[int]) -> float:

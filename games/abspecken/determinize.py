@@ -3,8 +3,10 @@
 What is hidden from a viewer: the hands it cannot deduce (a hand becomes uncertain once a card
 passed secretly into or out of it, see ``rules.transfer``), the other seats' pending secret
 choices, and the values of passed cards it did not see. The uncertain hands are pooled and
-dealt again at random with their sizes kept; pending choices are replaced by random legal
-ones; unseen passed-card values are blanked; and the seed is replaced.
+dealt again at random with their sizes kept, except the cards everyone saw go into them
+since (refills from the open piles, the grim piggy's card: ``state["seen"]``), which stay;
+pending choices are replaced by random legal ones; unseen passed-card values are blanked;
+and the seed is replaced.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from games.abspecken import actions as act
 from games.abspecken import discards, phases
-from games.abspecken.cards import HAND_SIZE
+from games.abspecken.cards import HAND_SIZE, add, remove
 from games.base import Seat, State, clone, reseed
 
 
@@ -28,12 +30,13 @@ def determinize(state: State, seat: Seat | None, rng: random.Random) -> State:
     new = clone(state)
     players = new["players"]
     hidden = [p for p in range(players) if not knows_hand(state, seat, p)]
+    seen = new["seen"]
     # sorted first, so the sample depends only on what the viewer knows (the pool's contents)
-    pool = sorted(card for p in hidden for card in new["hands"][p])
+    pool = sorted(card for p in hidden for card in remove(new["hands"][p], seen[p]))
     rng.shuffle(pool)
     for p in hidden:
-        size = len(new["hands"][p])
-        new["hands"][p] = sorted(pool[:size])
+        size = len(new["hands"][p]) - len(seen[p])
+        new["hands"][p] = add(seen[p], pool[:size])
         del pool[:size]
     _resample_pending(new, seat, rng)
     for log in (new["log"], new["previous"]):

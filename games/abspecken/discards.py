@@ -1,8 +1,10 @@
 """Which cards may leave a hand (spec section 5), and which cards may be drawn from piles.
 
 Everything here is pure and cached: the answers depend only on small tuples of numbers.
-A discard is listed once per multiset, its cards high to low, so the lowest card ends on top
-of the discard pile (the seed's tip). ``apply`` accepts the same cards in any order.
+``legal_discards`` gives each discard once per multiset, its cards high to low; ``top_orders``
+gives the orders a player chooses between: one per card that may end on top of the pile
+(spec C-15; two orders with the same top card are the same choice). ``apply`` accepts the
+same cards in any order.
 """
 
 from __future__ import annotations
@@ -67,6 +69,25 @@ def legal_discards(
     subsets.sort(key=lambda cards: (len(cards), sum(cards), [-c for c in cards]))
     found.extend((SUM, cards) for cards in subsets)
     return tuple(found)
+
+
+@lru_cache(maxsize=4096)
+def top_orders(cards: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    """The orders of a discard (cards high to low) that differ in the card ending on top (the
+    last): the lowest on top first (the seed's tip against the grim piggy), then each other
+    value from low to high, the rest kept high to low beneath it.
+
+    >>> top_orders((6, 1, 1))
+    ((6, 1, 1), (1, 1, 6))
+    >>> top_orders((4, 2, 1))
+    ((4, 2, 1), (4, 1, 2), (2, 1, 4))
+    """
+    orders = [cards]
+    for top in sorted(set(cards[:-1]) - {cards[-1]}):
+        rest = list(cards)
+        rest.remove(top)
+        orders.append((*rest, top))
+    return tuple(orders)
 
 
 @lru_cache(maxsize=2048)

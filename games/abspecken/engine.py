@@ -42,10 +42,12 @@ META = GameInfo(
             "Show the number die instead of the colour die (for colour-blind players)",
         ),
         OptionSpec(
-            "smile_gift_mandatory",
-            "bool",
-            False,
-            "Smiling piggy: the roller must give a card away (otherwise it is optional)",
+            "smile_gift",
+            "choice",
+            rules.GIFT_SEED,
+            "Smiling piggy's gift: as the seed says (compulsory only when the roller cannot "
+            "discard), always optional, or always compulsory",
+            choices=(rules.GIFT_SEED, rules.GIFT_OPTIONAL, rules.GIFT_MANDATORY),
         ),
         OptionSpec(
             "take_order",
@@ -92,7 +94,7 @@ class AbspeckenEngine(Engine, modules=(act, determinize, rules, view)):
     """
 
     info = META
-    version = "1"
+    version = "2"
     action_schema = act.SCHEMA
 
     def check_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, Any]:

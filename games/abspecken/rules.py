@@ -16,6 +16,8 @@ The state is a plain JSON dict::
     refilling seats still to choose their refill                   public
     known     per seat, the seats that know that hand exactly (by deduction)
     public    per seat, whether everybody (spectators too) can deduce that hand
+    seen      per seat, cards everyone saw go into that hand (refills, the grim piggy's card)
+              that must still be there, sorted: what is public of a hand no longer deducible
     log       the current playthrough's events; previous: the last finished one
     rounds    per-round breakdowns
 
@@ -50,6 +52,11 @@ SPEED = "speed"
 #: Which card a taker receives: a blind random draw, or one the source chooses.
 RANDOM = "random"
 SOURCE_CHOOSES = "source_chooses"
+#: The smiling piggy's gift: compulsory only when the roller cannot discard (the seed's
+#: reading), always optional, or always compulsory (option ``smile_gift``).
+GIFT_SEED = "seed"
+GIFT_OPTIONAL = "optional"
+GIFT_MANDATORY = "mandatory"
 
 
 def setup(players: int, seed: int, options: Mapping[str, Any]) -> State:
@@ -73,6 +80,7 @@ def setup(players: int, seed: int, options: Mapping[str, Any]) -> State:
         "refilling": [],
         "known": [],
         "public": [],
+        "seen": [],
         "log": None,
         "previous": None,
         "rounds": [],
@@ -146,6 +154,7 @@ def working_copy(state: State) -> State:
     new["refilling"] = list(state["refilling"])
     new["known"] = list(state["known"])
     new["public"] = list(state["public"])
+    new["seen"] = list(state["seen"])
     new["rounds"] = list(state["rounds"])
     log = state["log"]
     if log is not None:
@@ -172,6 +181,7 @@ def start_round(state: State) -> None:
     state["refilling"] = []
     state["known"] = [list(range(players)) for _ in range(players)]
     state["public"] = [True] * players
+    state["seen"] = [[] for _ in range(players)]
     if state["log"] is not None:
         state["previous"] = state["log"]
     state["log"] = None
@@ -238,6 +248,7 @@ def resolve_roll(state: State, dice: dict[str, Any]) -> None:
     if dice["piggy"] == "grim" and state["discards"][roller]:
         card = state["discards"][roller].pop()
         state["hands"][roller] = add(state["hands"][roller], [card])
+        state["seen"][roller] = add(state["seen"][roller], [card])
         state["log"]["grim"] = card
     if dice["piggy"] == "smile" and state["hands"][roller]:
         state["phase"] = phases.GIFT
@@ -246,9 +257,20 @@ def resolve_roll(state: State, dice: dict[str, Any]) -> None:
 
 
 def start_decide(state: State) -> None:
+    """Everyone decides in secret, except a player with no card left in hand or piles (a
+    smiling-piggy gift can empty the roller, spec 4.3): a finisher, who cannot discard and
+    takes nothing, so their "cannot" is filled in and they wait for the playthrough's end."""
     state["phase"] = phases.DECIDE
-    state["pending"] = [None] * state["players"]
+    state["pending"] = [
+        {"type": act.CANNOT} if is_finished(state, seat) else None
+        for seat in range(state["players"])
+    ]
     state["commits"] = []
+
+
+def is_finished(state: State, seat: Seat) -> bool:
+    """No card left in hand or piles: the player has finished the round (spec 4.8)."""
+    return not state["hands"][seat] and not any(state["piles"][seat])
 
 
 def reveal(state: State) -> None:
@@ -258,10 +280,16 @@ def reveal(state: State) -> None:
     for seat, decision in enumerate(decisions):
         if decision["type"] == act.DISCARD:
             state["hands"][seat] = remove(state["hands"][seat], decision["cards"])
+            if state["seen"][seat]:
+                state["seen"][seat] = _unseen(state["seen"][seat], decision["cards"])
             state["discards"][seat].extend(decision["cards"])
     state["log"]["decisions"] = decisions
     state["pending"] = [None] * players
-    cannot = [seat for seat in range(players) if decisions[seat]["type"] == act.CANNOT]
+    cannot = [
+        seat
+        for seat in range(players)
+        if decisions[seat]["type"] == act.CANNOT and not is_finished(state, seat)
+    ]
     if state["options"]["take_order"] == SPEED:
         order = [seat for seat in state["commits"] if seat in cannot]
     else:
@@ -295,15 +323,12 @@ def transfer(state: State, source: Seat, target: Seat, card: int) -> None:
     known[target] = sorted({target} | ({source} & set(known_target)))
     state["public"][source] = False
     state["public"][target] = False
+    state["seen"][source] = []  # outsiders do not know which card left
 
 
 def after_takes(state: State) -> None:
     """End the round if someone has no cards left (4.8); otherwise refill (4.7)."""
-    finishers = [
-        seat
-        for seat in range(state["players"])
-        if not state["hands"][seat] and not any(state["piles"][seat])
-    ]
+    finishers = [seat for seat in range(state["players"]) if is_finished(state, seat)]
     if finishers:
         end_round(state, finishers)
         return
@@ -331,7 +356,18 @@ def draw(state: State, seat: Seat, cards: tuple[int, ...] | list[int]) -> None:
     for card in cards:
         piles[card - 1] -= 1
     state["hands"][seat] = add(state["hands"][seat], cards)
+    state["seen"][seat] = add(state["seen"][seat], cards)
     state["log"]["refills"][seat] = sorted(cards)
+
+
+def _unseen(seen: list[int], gone: list[int]) -> list[int]:
+    """What is still surely in a hand after ``gone`` left it: one card of ``seen`` fewer for
+    each card of the same value that left (the one that left may have been the seen one)."""
+    rest = list(seen)
+    for card in gone:
+        if card in rest:
+            rest.remove(card)
+    return rest
 
 
 def next_playthrough(state: State) -> None:
@@ -403,11 +439,15 @@ def _gift(state: State, seat: Seat, move: act.Gift) -> None:
 
 
 def _no_gift(state: State, seat: Seat, move: act.NoGift) -> None:
-    require(
-        not state["options"]["smile_gift_mandatory"],
-        "gift_required",
-        "The smiling piggy's gift is compulsory at this table: give one of your cards away.",
-    )
+    if act.gift_required(state, seat):
+        reason = (
+            "you cannot discard with these dice"
+            if state["options"]["smile_gift"] == GIFT_SEED
+            else "the gift is compulsory at this table"
+        )
+        raise IllegalAction(
+            "gift_required", f"The smiling piggy says give: {reason}. Give one of your cards away."
+        )
     start_decide(state)
 
 

@@ -27,7 +27,7 @@ DISPLAY_OPTIONS = (
     "piggy_die",
     "end_threshold",
     "number_die",
-    "smile_gift_mandatory",
+    "smile_gift",
     "take_order",
     "take_choice",
 )

@@ -59,7 +59,7 @@ class BalanceEngine(Engine, modules=(actions, determinize, rules, view)):
     """
 
     info = META
-    version = "1"
+    version = "2"
     action_schema = actions.SCHEMA
 
     def check_options(self, options: Mapping[str, Any] | None, players: int) -> dict[str, Any]:

@@ -50,9 +50,9 @@ class RoundDecision:
     """What happens after a multi-player round: ``kind`` is one of
 
     ``"win"`` (a single leader at 20 or more), ``"tie"`` (several leaders at 20 or more: another
-    round, nobody eliminated), ``"last_survivor"``, ``"all_eliminated"`` (the best of those just
-    eliminated win), ``"round_cap"`` (the ``max_rounds`` option ran out: the best totals win) or
-    ``"continue"``.
+    round, without the players at -20 or less), ``"last_survivor"``, ``"all_eliminated"`` (the
+    best of those just eliminated win), ``"round_cap"`` (the ``max_rounds`` option ran out: the
+    best totals win) or ``"continue"``.
     """
 
     kind: str
@@ -75,20 +75,17 @@ def decide_round(
     """Spec section 5: the win check first, then eliminations, then the optional round cap."""
     active = [s for s, out in enumerate(eliminated) if not out]
     leaders = _best(points, active)
-    if points[leaders[0]] >= WIN_POINTS:
-        if len(leaders) == 1:
-            return RoundDecision("win", leaders)
-        kind = "tie"
-        newly: tuple[int, ...] = ()
-    else:
-        newly = tuple(s for s in active if points[s] <= OUT_POINTS)
-        remaining = [s for s in active if s not in newly]
-        if len(remaining) == 1:
-            return RoundDecision("last_survivor", tuple(remaining), newly)
-        if not remaining:
-            return RoundDecision("all_eliminated", _best(points, list(newly)), newly)
-        kind = "continue"
-        active = remaining
+    if points[leaders[0]] >= WIN_POINTS and len(leaders) == 1:
+        return RoundDecision("win", leaders)
+    # No single leader at 20 or more: everyone at -20 or less is out, even after a tie at the
+    # top (spec C-6, vector G5); the tied leaders are at 20 or more, so some remain then.
+    kind = "tie" if points[leaders[0]] >= WIN_POINTS else "continue"
+    newly = tuple(s for s in active if points[s] <= OUT_POINTS)
+    remaining = [s for s in active if s not in newly]
+    if len(remaining) == 1:
+        return RoundDecision("last_survivor", tuple(remaining), newly)
+    if not remaining:
+        return RoundDecision("all_eliminated", _best(points, list(newly)), newly)
     if max_rounds and round_no >= max_rounds:
-        return RoundDecision("round_cap", _best(points, active), newly)
+        return RoundDecision("round_cap", _best(points, remaining), newly)
     return RoundDecision(kind, (), newly)

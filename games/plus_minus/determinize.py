@@ -1,9 +1,11 @@
 """A state the viewer cannot tell apart from the real one (design section 2).
 
-Hidden from a viewer: the deck, the other hands, and every stack card under the top. They are
-dealt again at random among those places, keeping every count. A card the viewer passed stays
-in the receiver's hand while it is still there and no later pass has been made, since the
-viewer knows where it is. Once the match is over every card has been shown.
+Hidden from a viewer: the deck and the other hands. They are dealt again at random among
+those places, keeping every count. The stacks stay as they are: a buried card may not be
+examined (spec D-16), but everyone saw it face up when it was dealt or played, and every 10
+swap and King move since, so its place is public knowledge. A card the viewer passed stays in
+the receiver's hand while it is still there and no later pass has been made, since the viewer
+knows where it is. Once the match is over every card has been shown.
 """
 
 from __future__ import annotations
@@ -32,15 +34,12 @@ def determinize(state: State, seat: int | None, rng: random.Random) -> State:
     hidden_places += [new["hands"][s] for s in range(players) if s != seat]
     if pinned is not None:
         new["hands"][last_pass["to"]].remove(pinned)
-    # (place, how many of its first cards are hidden): whole places, and stacks but their top.
-    slots = [(place, len(place)) for place in hidden_places]
-    slots += [(stack, len(stack) - 1) for stack in new["plus"] + new["minus"] if stack]
-    pool = sorted(card for place, hidden in slots for card in place[:hidden])
+    pool = sorted(card for place in hidden_places for card in place)
     rng.shuffle(pool)  # sorted first: the sample must not depend on where the cards really are
     at = 0
-    for place, hidden in slots:
-        place[:hidden] = pool[at : at + hidden]
-        at += hidden
+    for place in hidden_places:
+        place[:] = pool[at : at + len(place)]
+        at += len(place)
     if pinned is not None:
         new["hands"][last_pass["to"]].append(pinned)
     reseed(new, rng)

@@ -583,6 +583,52 @@ def test_turn_limit_scores_the_round_as_it_stands() -> None:
     assert state["rounds"][0]["turns"] == 10
 
 
+def test_there_is_no_turn_limit_by_default() -> None:
+    """Spec 6 (revised): the turn limit is a room option, off by default."""
+    assert ENGINE.check_options({}, 3)["turn_limit"] == 0
+    state = ENGINE.setup(2, 5)
+    for _ in range(200):  # 100 turns each, far past the old default of 40
+        state = plain_turn(state)
+        assert state["round"] == 1
+    assert ENGINE.view(state, 0)["max_turns"] is None
+
+
+def test_the_turn_limit_never_ends_the_final_lap() -> None:
+    """Spec 6 (revised): once a player has gone out, every other player gets a last turn even
+    when the turn limit is reached on the way (the issue's 2-player case: the round used to end
+    after the going-out turn, taking the opponent's last turn)."""
+    sets = [(0, "-1S -2S +3S"), (0, "-1C -2C +3C"), (0, "-1D -2D +3D")]
+    state = make_state(["+9T", "+8T", "+7T"], sets, options={"turn_limit": 5})
+    state["turns_taken"] = 14  # the going-out turn is the 15th, the limit for 3 players
+    state = ENGINE.apply(state, 0, discard("+9T"))
+    assert state["round"] == 1 and state["turn"]["seat"] == 1 and state["first_out"] == 0
+    for seat in (1, 2):
+        state = ENGINE.apply(state, seat, DRAW_DECK)
+        state = ENGINE.apply(state, seat, HOLD)
+    record = state["rounds"][0]
+    assert record["ended_by"] == "went_out" and record["turns"] == 17
+
+
+def test_the_safety_valve_never_ends_the_final_lap() -> None:
+    """Spec 6 (revised): a dry lap (nothing to draw) does not cut the final turns short."""
+    sets = [(0, "-1S -2S +3S"), (0, "-1C -2C +3C"), (0, "-1D -2D +3D")]
+    state = make_state(["+9T", "+8T", "+7T"], sets, discard="", deck="", drew="skipped")
+    state["dry_turns"] = 2
+    state = ENGINE.apply(state, 0, discard("+9T"))  # goes out after a dry lap
+    assert state["round"] == 1 and state["turn"]["seat"] == 1
+    state = ENGINE.apply(state, 1, DRAW_DISCARD)  # takes the +9T back: the only card left
+    state = ENGINE.apply(state, 1, HOLD)
+    assert state["round"] == 1 and state["turn"] == {
+        "seat": 2,
+        "drew": "skipped",
+        "card": None,
+        "swapped": False,
+        "played": False,
+    }
+    state = ENGINE.apply(state, 2, HOLD)
+    assert state["rounds"][0]["ended_by"] == "went_out"
+
+
 def test_three_rounds_with_rotating_first_player_then_over() -> None:
     state = ENGINE.setup(3, 11, {"turn_limit": 5})
     firsts = [state["first_player"]]
@@ -745,9 +791,11 @@ def test_a_zero_keeps_its_value_beside_one_old_mate() -> None:
 
 
 def test_options_are_checked() -> None:
-    assert ENGINE.check_options({}, 4) == {"turn_limit": 40, "pure_regroup": False}
+    assert ENGINE.check_options({}, 4) == {"turn_limit": 0, "pure_regroup": False}
     with pytest.raises(InvalidOptions):
-        ENGINE.check_options({"turn_limit": 2}, 4)
+        ENGINE.check_options({"turn_limit": -1}, 4)
+    with pytest.raises(InvalidOptions):
+        ENGINE.check_options({"turn_limit": 201}, 4)
     with pytest.raises(InvalidOptions):
         ENGINE.check_options({}, 7)
     with pytest.raises(InvalidOptions):
@@ -821,7 +869,7 @@ def hidden_leaks(state: State, viewer: int | None) -> set[str]:
 def playouts() -> list[Trace]:
     traces = []
     for seed, players in enumerate([2, 3, 4, 5, 6, 2, 3, 6]):
-        options = {"turn_limit": 12} if seed % 2 else None
+        options = {"turn_limit": 12 if seed % 2 else 40}  # 40 was the default
         traces.append(random_playout(ENGINE, players, 500 + seed, options))
     return traces
 
@@ -873,6 +921,39 @@ def test_no_view_shows_another_players_hand(traces: list[Trace]) -> None:
                 view = ENGINE.view(state, viewer)
                 assert view["hand_counts"] == [len(h) for h in state["hands"]]
                 assert view["deck_count"] == len(state["deck"])
+
+
+def test_a_card_taken_from_the_discard_pile_stays_in_its_takers_hand_under_determinize() -> None:
+    """Everyone saw seat 1 take the +9T; no sample may move it (the issue: 178 of 200 did)."""
+    state = make_state(["+1C +2C", "-3D -4D", "+5S"], seat=1, phase="draw", discard="+9T")
+    state = ENGINE.apply(state, 1, DRAW_DISCARD)
+    state = ENGINE.apply(state, 1, HOLD)  # the turn moves on: only memory says where it is
+    assert state["seen"][1] == ["+9T"]
+    for viewer in (0, 2, None):
+        for sample in range(200):
+            twin = ENGINE.determinize(state, viewer, random.Random(sample))
+            assert "+9T" in twin["hands"][1]
+            assert ENGINE.view(twin, viewer) == ENGINE.view(state, viewer)
+
+
+def test_cards_taken_from_a_set_stay_in_the_swappers_hand_until_they_leave_it() -> None:
+    state = make_state(["-5C +8T", "+1D"], [(1, "-2S -3D -4S +9S")])
+    state = ENGINE.apply(state, 0, swap(1, "-5C", "-2S -3D"))
+    assert sorted(state["seen"][0]) == ["-2S", "-3D"]
+    twin = ENGINE.determinize(state, 1, random.Random(3))
+    assert {"-2S", "-3D"} <= set(twin["hands"][0])
+    state = ENGINE.apply(state, 0, discard("-2S"))
+    assert state["seen"][0] == ["-3D"]
+
+
+def test_seen_cards_are_always_in_their_hands(traces: list[Trace]) -> None:
+    found = 0
+    for trace in traces:
+        for state in trace.states:
+            for seat, cards in enumerate(state["seen"]):
+                assert set(cards) <= set(state["hands"][seat])
+                found += len(cards)
+    assert found > 0
 
 
 def test_reveal_shows_every_hand_and_otherwise_equals_the_spectator_view(

@@ -374,7 +374,8 @@ def test_E17_doubles_allow_one_three_or_any_sum_of_six() -> None:
         ("sum", (3, 3)),
         ("sum", (2, 4)),
     }
-    assert len(ENGINE.legal_actions(state, 0)) == 4
+    # one action per card that may end on top: {2, 4} twice, {3, 3} once (C-15)
+    assert len(ENGINE.legal_actions(state, 0)) == 5
 
 
 def test_E18_piggy_minus_three_below_one_is_ignored() -> None:
@@ -471,21 +472,114 @@ def test_passed_cards_are_seen_only_by_the_two_players() -> None:
     assert ENGINE.view(state, None)["log"]["takes"][0]["card"] is None
 
 
-def test_smiling_piggy_gift_is_optional_unless_the_table_says_so() -> None:
+NO_GIFT = {"type": "no_gift"}
+
+
+def test_smiling_piggy_gift_by_the_seed_is_optional_when_the_roller_can_discard() -> None:
+    """C-14 (revised), option ``smile_gift`` = "seed" (the default): Mic can discard {6, 1, 1}
+    or {6}, so the gift is his choice."""
     hands = [[1, 1, 3, 5, 6], [2, 3, 3, 4, 4], [1, 2, 3, 4, 5]]
     kw: dict[str, Any] = {"discards": [[2], [], []]}
     optional = rolled(hands, 2, 6, 5, "smile", options={"piggy_die": True}, **kw)
-    state = ENGINE.apply(optional, 0, {"type": "no_gift"})
+    assert optional["options"]["smile_gift"] == "seed"
+    assert NO_GIFT in ENGINE.legal_actions(optional, 0)
+    state = ENGINE.apply(optional, 0, NO_GIFT)
     assert state["phase"] == "decide" and state["hands"][0] == [1, 1, 3, 5, 6]
     refused(optional, 0, {"type": "gift", "card": 5, "to": 0}, "bad_recipient")
     refused(optional, 0, {"type": "gift", "card": 5, "to": 3}, "bad_recipient")
     refused(optional, 0, {"type": "gift", "card": 2, "to": 1}, "not_in_hand")
-    mandatory = rolled(
-        hands, 2, 6, 5, "smile", options={"piggy_die": True, "smile_gift_mandatory": True}, **kw
+
+
+def test_smiling_piggy_gift_by_the_seed_is_compulsory_when_the_roller_cannot_discard() -> None:
+    """C-14 (revised): "you must do this if you cannot discard". Dice 1 + 1, no 2s: a hand
+    of 3s, 4s and 5s has no discard, so the roller must give."""
+    hands = [[3, 3, 4, 4, 5], [2, 3, 3, 4, 4], [1, 2, 3, 4, 5]]
+    state = rolled(hands, 1, 1, 2, "smile", discards=[[2], [], []])
+    legal = ENGINE.legal_actions(state, 0)
+    assert NO_GIFT not in legal
+    assert legal == [
+        {"type": "gift", "card": card, "to": to} for card in (3, 4, 5) for to in (1, 2)
+    ]
+    error = refused(state, 0, NO_GIFT, "gift_required")
+    assert "cannot discard" in error.message
+    # "optional" lets him keep his cards; "mandatory" makes every roller give (C-14 option)
+    lenient = rolled(
+        hands, 1, 1, 2, "smile", discards=[[2], [], []], options={"smile_gift": "optional"}
     )
-    assert {"type": "no_gift"} not in ENGINE.legal_actions(mandatory, 0)
+    assert NO_GIFT in ENGINE.legal_actions(lenient, 0)
+    assert ENGINE.apply(lenient, 0, NO_GIFT)["phase"] == "decide"
+
+
+def test_smiling_piggy_gift_is_always_compulsory_when_the_table_says_so() -> None:
+    hands = [[1, 1, 3, 5, 6], [2, 3, 3, 4, 4], [1, 2, 3, 4, 5]]
+    kw: dict[str, Any] = {"discards": [[2], [], []]}
+    mandatory = rolled(hands, 2, 6, 5, "smile", options={"smile_gift": "mandatory"}, **kw)
+    assert NO_GIFT not in ENGINE.legal_actions(mandatory, 0)
     assert len(ENGINE.legal_actions(mandatory, 0)) == 4 * 2  # 4 distinct values, 2 recipients
-    refused(mandatory, 0, {"type": "no_gift"}, "gift_required")
+    error = refused(mandatory, 0, NO_GIFT, "gift_required")
+    assert "compulsory at this table" in error.message
+
+
+def test_smile_gift_option_values() -> None:
+    assert ENGINE.check_options({}, 3)["smile_gift"] == "seed"
+    for value in ("seed", "optional", "mandatory"):
+        assert ENGINE.check_options({"smile_gift": value}, 3)["smile_gift"] == value
+    with pytest.raises(InvalidOptions):
+        ENGINE.check_options({"smile_gift": True}, 3)
+    with pytest.raises(InvalidOptions):
+        ENGINE.check_options({"smile_gift_mandatory": True}, 3)
+    spec = ENGINE.info.to_json()["options"]["smile_gift"]
+    assert spec["choices"] == ["seed", "optional", "mandatory"] and spec["default"] == "seed"
+
+
+def test_a_gift_that_empties_the_roller_makes_him_a_finisher() -> None:
+    """Spec 4.3 (revised): giving away the last card with empty piles finishes the roller,
+    as a take that empties a player does: he takes nothing, and the round ends with the
+    playthrough, his penalty 0."""
+    empty = [0] * 6
+    hands = [[5], [1, 2, 3, 3, 4], [2, 2, 3, 3, 6]]
+    piles = [empty, [3, 3, 1, 3, 4, 4], [4, 2, 2, 4, 4, 3]]
+    kw: dict[str, Any] = {"discards": [[2], [], []], "options": {"end_threshold": 999}}
+    state = rolled(hands, 1, 1, 2, "smile", piles=piles, **kw)
+    assert NO_GIFT not in ENGINE.legal_actions(state, 0)  # the 5 cannot be discarded
+    state = ENGINE.apply(state, 0, {"type": "gift", "card": 5, "to": 2})
+    assert state["hands"][0] == [] and state["phase"] == "decide"
+    assert ENGINE.to_act(state) == {1, 2}  # the finisher has nothing to decide
+    assert ENGINE.legal_actions(state, 0) == []
+    state = ENGINE.apply(state, 1, discard("die", 1))
+    state = ENGINE.apply(state, 2, CANNOT)  # no 1s, no 2s allowed, no sum 2: takes from 1
+    assert state["phase"] == "take" and state["takers"] == [2]
+    state = ENGINE.apply(state, 2, {"type": "take", "from": 1})
+    record = state["rounds"][-1]
+    assert record["finishers"] == [0]
+    assert record["penalties"][0] == 0 and min(record["penalties"][1:]) > 0
+    assert state["round"] == 2
+
+
+def test_a_gift_that_empties_the_roller_with_cards_in_his_piles_does_not_finish() -> None:
+    hands = [[5], [1, 2, 3, 3, 4], [2, 2, 3, 3, 6]]
+    state = rolled(hands, 1, 1, 2, "smile", discards=[[2], [], []])
+    state = ENGINE.apply(state, 0, {"type": "gift", "card": 5, "to": 2})
+    assert ENGINE.to_act(state) == {0, 1, 2}
+    assert ENGINE.legal_actions(state, 0) == [CANNOT]
+
+
+def test_the_player_chooses_which_discarded_card_ends_on_top() -> None:
+    """C-15 (revised): one listed discard per card that may end on top, none twice."""
+    mic = [1, 1, 3, 6, 2]
+    state = rolled([mic, [2, 3, 3, 4, 4]], 2, 6, 5)
+    sums = [a["cards"] for a in ENGINE.legal_actions(state, 0) if a["option"] == "sum"]
+    assert [6, 1, 1] in sums and [1, 1, 6] in sums
+    by_multiset: dict[tuple[int, ...], list[int]] = {}
+    for cards in sums:
+        by_multiset.setdefault(tuple(sorted(cards)), []).append(cards[-1])
+    for multiset, tops in by_multiset.items():
+        assert sorted(tops) == sorted(set(multiset)), multiset  # every top, each once
+    assert by_multiset[(1, 1, 6)] == [1, 6]  # the lowest on top first (the seed's tip)
+    low = ENGINE.apply(ENGINE.apply(state, 0, discard("sum", 6, 1, 1)), 1, discard("die", 2))
+    high = ENGINE.apply(ENGINE.apply(state, 0, discard("sum", 1, 1, 6)), 1, discard("die", 2))
+    assert low["discards"][0] == [6, 1, 1] and high["discards"][0] == [1, 1, 6]
+    assert ENGINE.view(high, 1)["players"][0]["top"] == 6
 
 
 def test_piggy_faces_reach_only_the_roller() -> None:
@@ -637,6 +731,20 @@ def test_determinize_moves_only_hands_the_viewer_cannot_deduce() -> None:
     assert ENGINE.determinize(opening, None, rng)["hands"] == opening["hands"]
 
 
+def test_determinize_keeps_refilled_cards_in_a_hand_no_longer_deducible() -> None:
+    """After the take, A's hand is uncertain to B; A then refills in the open from A's piles:
+    those cards stay in A's hand in every sample (everyone saw them go there)."""
+    state = ENGINE.apply(e11_position(), 2, {"type": "take", "from": 0})
+    assert state["phase"] == "refill" and 0 in state["refilling"]
+    refill = {"type": "refill", "cards": [6, 6, 6]}
+    state = ENGINE.apply(state, 0, refill)
+    assert state["seen"][0] == [6, 6, 6] and not state["public"][0]
+    for sample in range(100):
+        other = ENGINE.determinize(state, 1, random.Random(sample))
+        assert other["hands"][0].count(6) >= 3
+        assert ENGINE.view(other, 1) == ENGINE.view(state, 1)
+
+
 def test_determinize_replaces_other_pending_choices() -> None:
     state = rolled([ELFI, SERDAR, [1, 1, 1, 1, 5]], 2, 4, 4)
     state = ENGINE.apply(state, 0, discard("sum", 5, 1))
@@ -691,7 +799,7 @@ def test_timer_fallback_is_always_legal() -> None:
 OPTION_SETS: list[dict[str, Any]] = [
     {},
     {"piggy_die": True},
-    {"piggy_die": True, "smile_gift_mandatory": True, "take_order": "speed"},
+    {"piggy_die": True, "smile_gift": "mandatory", "take_order": "speed"},
     {"take_choice": "source_chooses", "end_threshold": 80},
     {"piggy_die": True, "take_choice": "source_chooses", "number_die": True},
 ]
@@ -718,6 +826,10 @@ def check_invariants(state: State, before: State | None) -> None:
             if gift is not None and gift["from"] == p:
                 continue
             assert len(state["hands"][p]) >= 5 or not any(state["piles"][p])
+    for p in range(players):  # what everyone saw go into a hand is still there
+        rest = list(state["hands"][p])
+        for card in state["seen"][p]:
+            rest.remove(card)
     if before is not None:
         assert all(a <= b for a, b in zip(before["totals"], state["totals"], strict=True))
 

@@ -1,6 +1,6 @@
 """Balance: every test vector of docs/rules/balance.md section 8, plus properties.
 
-Vectors are named after their ids (M1-M8, K1-K3, G1-G4, S1-S9). Scenario states are built with
+Vectors are named after their ids (M1-M8, K1-K3, G1-G5, S1-S9). Scenario states are built with
 :func:`rig`, which takes a real ``setup`` state and puts chosen cards in the hands and stock.
 """
 
@@ -155,7 +155,7 @@ def test_k3_balance_one_three_and_six_are_complements() -> None:
     assert state["points"] == [1, 0]
 
 
-# -- round and game flow (G1-G4) ----------------------------------------------------------------
+# -- round and game flow (G1-G5) ----------------------------------------------------------------
 
 
 def test_g1_two_players_one_deck_round_is_52_plays() -> None:
@@ -238,12 +238,27 @@ def test_g4_tie_at_twenty_plays_another_round() -> None:
     assert all(len(hand) >= 5 for hand in state["hands"])
 
 
-def test_tie_round_keeps_players_at_minus_twenty() -> None:
-    """Section 5 as written: elimination is checked only when nobody wins (C-6, C-7)."""
+def test_g5_tie_at_the_top_still_eliminates_players_at_minus_twenty() -> None:
+    """G5 (section 5, C-6, revised): A 20, B 20, C -25: C is out; A and B play another round."""
     state = play(_end_round_state(3, [20, 20, -25]), "2C", 1)
     assert ENGINE.outcome(state) is None
-    assert state["eliminated"] == [False, False, False]
-    assert all(state["hands"])
+    assert state["rounds"][-1]["decision"] == "tie"
+    assert state["rounds"][-1]["eliminated"] == [2]
+    assert state["eliminated"] == [False, False, True]
+    assert state["round"] == 2
+    assert state["hands"][2] == [] and state["hands"][0] and state["hands"][1]
+    while state["round"] == 2 and ENGINE.outcome(state) is None:
+        assert legal_actions(state, 2) == []
+        seat = state["current"]
+        state = ENGINE.apply(state, seat, legal_actions(state, seat)[0])
+
+
+def test_issue_case_five_players_tied_top_eliminates_all_at_minus_twenty() -> None:
+    """Totals [-24, -21, 20, -23, 20] after a round: seats 0, 1 and 3 are out, 2 and 4 go on."""
+    state = play(_end_round_state(5, [-24, -21, 20, -23, 20]), "2C", 1)
+    assert ENGINE.outcome(state) is None
+    assert state["eliminated"] == [True, True, False, True, False]
+    assert ENGINE.to_act(state) <= frozenset({2, 4})
 
 
 def test_tie_is_broken_by_the_next_round() -> None:
