@@ -18,6 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
 from games.abspecken.engine import ENGINE
+from tests.e2e.renderers import mount_alone
 from tests.e2e.visitors import visitor
 
 GAME_DEADLINE_S = 120
@@ -29,12 +30,14 @@ def unique(name: str) -> str:
     return f"{name} {uuid.uuid4().hex[:4]}"
 
 
-def create_room(page: Page, seats: int, end_threshold: int) -> str:
-    """Create an ABspecken room with the Piggy die from the lobby form; returns its URL."""
+def create_room(page: Page, seats: int, end_threshold: int, piggy: bool = True) -> str:
+    """Create an ABspecken room (with the Piggy die unless told) from the lobby form; returns
+    its URL."""
     page.goto("/")
     page.select_option("#game-select", "abspecken")
     page.fill("#seats-input", str(seats))
-    page.check("#opt-piggy_die")
+    if piggy:
+        page.check("#opt-piggy_die")
     page.fill("#opt-end_threshold", str(end_threshold))
     page.fill("#opt-first_roller", "0")
     page.click("#create-button")
@@ -47,6 +50,13 @@ def create_room(page: Page, seats: int, end_threshold: int) -> str:
 def take_seat(page: Page, seat: int) -> None:
     page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
     expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
+
+
+def add_bot(page: Page, seat: int) -> None:
+    row = page.locator(f".seat[data-seat='{seat}']")
+    row.get_by_label(f"Bot level for Seat {seat + 1}").select_option("easy")
+    row.get_by_role("button", name="Add bot").click()
+    expect(row.locator(".tag-bot")).to_be_visible()
 
 
 def press(page: Page, target: Locator, keyboard: bool) -> None:
@@ -143,10 +153,7 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     take_seat(alice, 0)
     bob = visitor(new_page, bob_name, invite, width=375, height=812)
     take_seat(bob, 1)
-    bot_seat = alice.locator(".seat[data-seat='2']")
-    bot_seat.get_by_label("Bot level for Seat 3").select_option("easy")
-    bot_seat.get_by_role("button", name="Add bot").click()
-    expect(bot_seat.locator(".tag-bot")).to_be_visible()
+    add_bot(alice, 2)
     alice.click("#start-button")
 
     carol = visitor(new_page, carol_name, invite, width=375, height=812)
@@ -290,18 +297,9 @@ def test_the_player_chooses_which_discarded_card_ends_on_top(
     player picks); the player picks the highest, by keyboard on a phone, and after the reveal
     it is the top of the pile."""
     page = visitor(new_page, unique("Tess"), width=390, height=844)
-    page.goto("/")
-    page.select_option("#game-select", "abspecken")
-    page.fill("#seats-input", "2")
-    page.fill("#opt-end_threshold", "200")
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r"/rooms/[^/]+$"))
-    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+    create_room(page, seats=2, end_threshold=200, piggy=False)
     take_seat(page, 0)
-    bot_seat = page.locator(".seat[data-seat='1']")
-    bot_seat.get_by_label("Bot level for Seat 2").select_option("easy")
-    bot_seat.get_by_role("button", name="Add bot").click()
-    expect(bot_seat.locator(".tag-bot")).to_be_visible()
+    add_bot(page, 1)
     page.click("#start-button")
     for value in (1, 2, 3, 4, 5):  # five values: many sums of two or more of them
         page.click(f"{TABLE} .spk-pickpile button[data-pile='{value}']")
@@ -319,7 +317,8 @@ def test_the_player_chooses_which_discarded_card_ends_on_top(
             page.wait_for_timeout(50)
 
     press(page, mine.locator(f"[data-focus='{chip}']"), keyboard=True)
-    cards = [int(c) for c in mine.locator(".spk-option.spk-option-on").get_attribute("data-cards").split(",")]
+    chosen = mine.locator(".spk-option.spk-option-on").get_attribute("data-cards") or ""
+    cards = [int(c) for c in chosen.split(",")]
     lowest, highest = min(cards), max(cards)
     choice = page.locator(f"{TABLE} [data-testid=top-choice]")
     expect(choice).to_contain_text("Which card ends on top of your pile?")
@@ -381,35 +380,19 @@ def test_a_compulsory_gift_says_must_and_a_finished_roller_is_not_shown_as_canno
     """The renderer alone, fed the engine's own views (see engine_frames)."""
     frames = engine_frames()
     page = new_page(width=390, height=844)
-    page.goto("/api/games")  # any page of the site: the renderer is imported into it
-    page.evaluate(
-        """async (seat) => {
-        const { mount } = await import('/static/games/abspecken.js');
-        for (const href of ['/static/css/site.css', '/static/games/abspecken.css']) {
-            const link = document.createElement('link');
-            link.rel = 'stylesheet'; link.href = href;
-            document.head.append(link);
-        }
-        const root = document.createElement('div');
-        document.body.replaceChildren(root);
-        window.spkSent = [];
-        window.spkTable = mount(root, {seat, names: ['Ann', 'Ben', 'Cy'], explain: () => {},
-            act: (a) => { window.spkSent.push(a); return new Promise(() => {}); }});
-    }""",
-        frames["roller"],
-    )
-    page.evaluate("(msg) => window.spkTable.update(msg)", frames["gift"])
+    mount_alone(page, "abspecken", frames["roller"], ["Ann", "Ben", "Cy"])
+    page.evaluate("(msg) => window.table.update(msg)", frames["gift"])
     status = page.locator(f"{TABLE} .spk-status")
     expect(status).to_contain_text("You must give one of your cards")
     expect(status).not_to_contain_text("may")
     expect(page.locator(f"{TABLE} [data-focus=no-gift]")).to_have_count(0)
     expect(page.locator(f"{TABLE} .spk-mine .spk-tip")).to_contain_text("You must give a card")
 
-    page.evaluate("(msg) => window.spkTable.update(msg)", frames["finished"])
+    page.evaluate("(msg) => window.table.update(msg)", frames["finished"])
     expect(status).to_contain_text("You have finished this round")
     finished = page.locator(f"{TABLE} [data-testid=finished]")
     expect(finished).to_contain_text("Your hand and draw piles are empty")
     expect(page.locator(f"{TABLE} .spk-mine")).not_to_contain_text("I cannot ABspecken")
     me = page.locator(f"{TABLE} .spk-player[data-seat='{frames['roller']}']")
     expect(me.locator("[data-testid=committed]")).to_have_text("Finished: no cards left")
-    assert page.evaluate("window.spkSent") == []
+    assert page.evaluate("window.sent") == []
