@@ -12,8 +12,8 @@
 //   first_player, turn, hand (own; null for spectators), hand_counts, hand_limit, deck_count,
 //   discard (top last), sets [{id, owner, cards, zero, locked, base, extra, run, double, score}],
 //   went_out, first_out, final_turns, this_turn {seat, drew, drawn_card, swapped, played,
-//   can_draw_deck, can_draw_discard, can_swap, can_hold, must_discard}, turns_taken, max_turns,
-//   totals, round_scores, last_round, rounds, options, winners. A replay's revealed view
+//   can_draw_deck, can_draw_discard, can_swap, can_hold, must_discard}, turns_taken, max_turns (null:
+//   no turn limit), totals, round_scores, last_round, rounds, options, winners. A replay's revealed view
 //   (Engine.reveal) adds hands (every seat's) and deck_cards.
 // actions: {type:"draw", source:"deck"|"discard"}, {type:"swap", set, give:[..], take:[..]},
 //   {type:"play", groups:[[..], ..]}, {type:"discard", card}, {type:"hold"}.

@@ -98,6 +98,21 @@ export function mount(root, ctx) {
   tbl.multiKey = multiKey;
   tbl.selectedCards = () => tbl.sel.hand.map((i) => tbl.v().hand[i]);
   tbl.cardFace = (value, options) => cardFace(value, tbl.colourOf(value), options);
+  // No card left in hand or piles: the player has finished the round (a smiling-piggy gift can
+  // empty the roller; the engine then fills in his "cannot" for him).
+  tbl.finished = (seat) => {
+    const p = tbl.v().players[seat];
+    return p.hand_count === 0 && p.pile_count === 0;
+  };
+  // Was this "cannot" of a playthrough's record filled in for a finisher (not declared)? In the
+  // playthrough under way his hand and piles are still empty; a finished round lists him.
+  tbl.finishedIn = (log, seat) => {
+    const d = log && log.decisions ? log.decisions[seat] : null;
+    if (!d || d.type !== "cannot") return false;
+    if (log === tbl.v().log) return tbl.finished(seat);
+    const round = (tbl.v().rounds || []).find((r) => r.round === log.round);
+    return Boolean(round && round.finishers.includes(seat));
+  };
   Object.assign(tbl, statusPart(tbl), dicePart(tbl), handPart(tbl), boardPart(tbl));
   tbl.renderHelp();
 

@@ -262,6 +262,7 @@ def test_a_whole_match_is_built_and_played_at_the_table(new_page: Callable[..., 
         expect(page.locator(TABLE)).to_be_visible()
         expect(page.locator(".abs-chip")).to_have_count(3)
         expect(page.locator(".abs-info")).to_contain_text("Round 1 of 3")
+        expect(page.locator(".abs-info")).to_contain_text(re.compile(r"turn \d+ of 15"))
     assert_no_controls(carol)
 
     stats = Stats()
@@ -380,3 +381,23 @@ def test_a_refused_move_is_explained_and_turn_clocks_count_down(
     expect(page.locator("#table-message")).to_contain_text("source")
     expect(deck).to_be_visible()  # refused, not lost: the deck is still the target
     expect(page.locator(".abs-status")).to_contain_text("Your turn")
+
+
+def test_a_room_with_the_default_options_has_no_turn_limit(new_page: Callable[..., Page]) -> None:
+    """The turn limit is off by default (spec 6): the form offers 0 = none, and the table
+    counts the turns without an "of"."""
+    page = visitor(new_page, unique("Nina"), width=390, height=844)
+    page.goto("/")
+    page.select_option("#game-select", "absolute")
+    expect(page.locator("#opt-turn_limit")).to_have_value("0")
+    expect(page.locator("label[for=opt-turn_limit]")).to_contain_text("0 = none")
+    page.fill("#seats-input", "2")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r"/rooms/[^/]+$"))
+    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+    take_seat(page, 0)
+    add_bot(page, 1)
+    page.click("#start-button")
+    info = page.locator(".abs-info")
+    expect(info).to_have_text(re.compile(r"^Round 1 of 3 · turn \d+$"))
+    expect(info).not_to_contain_text(" of null")

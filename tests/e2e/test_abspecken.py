@@ -6,14 +6,19 @@ third seat, and Carol watches on a phone. The game ends after the first round (t
 
 from __future__ import annotations
 
+import copy
+import random
 import re
 import time
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
+from games.abspecken.engine import ENGINE
+from tests.e2e.renderers import mount_alone
 from tests.e2e.visitors import visitor
 
 GAME_DEADLINE_S = 120
@@ -25,12 +30,14 @@ def unique(name: str) -> str:
     return f"{name} {uuid.uuid4().hex[:4]}"
 
 
-def create_room(page: Page, seats: int, end_threshold: int) -> str:
-    """Create an ABspecken room with the Piggy die from the lobby form; returns its URL."""
+def create_room(page: Page, seats: int, end_threshold: int, piggy: bool = True) -> str:
+    """Create an ABspecken room (with the Piggy die unless told) from the lobby form; returns
+    its URL."""
     page.goto("/")
     page.select_option("#game-select", "abspecken")
     page.fill("#seats-input", str(seats))
-    page.check("#opt-piggy_die")
+    if piggy:
+        page.check("#opt-piggy_die")
     page.fill("#opt-end_threshold", str(end_threshold))
     page.fill("#opt-first_roller", "0")
     page.click("#create-button")
@@ -43,6 +50,13 @@ def create_room(page: Page, seats: int, end_threshold: int) -> str:
 def take_seat(page: Page, seat: int) -> None:
     page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
     expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
+
+
+def add_bot(page: Page, seat: int) -> None:
+    row = page.locator(f".seat[data-seat='{seat}']")
+    row.get_by_label(f"Bot level for Seat {seat + 1}").select_option("easy")
+    row.get_by_role("button", name="Add bot").click()
+    expect(row.locator(".tag-bot")).to_be_visible()
 
 
 def press(page: Page, target: Locator, keyboard: bool) -> None:
@@ -139,10 +153,7 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     take_seat(alice, 0)
     bob = visitor(new_page, bob_name, invite, width=375, height=812)
     take_seat(bob, 1)
-    bot_seat = alice.locator(".seat[data-seat='2']")
-    bot_seat.get_by_label("Bot level for Seat 3").select_option("easy")
-    bot_seat.get_by_role("button", name="Add bot").click()
-    expect(bot_seat.locator(".tag-bot")).to_be_visible()
+    add_bot(alice, 2)
     alice.click("#start-button")
 
     carol = visitor(new_page, carol_name, invite, width=375, height=812)
@@ -267,3 +278,121 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     expect(alice.locator("#replay-pos")).to_have_text(re.compile(r"Move 0 of \d+"))
     expect(alice.locator(f"#replay-table {TABLE} .spk-player")).to_have_count(3)
     assert alice.locator(f"#replay-table {TABLE} button").count() == 0
+
+
+# An option chip of two or more values, with nothing chosen yet: its data-focus, else None.
+MULTI_VALUE_CHIP_JS = """() => {
+  const mine = document.querySelector(".abspecken .spk-mine");
+  if (!mine || mine.hidden || mine.querySelector(".spk-selected")) return null;
+  const chip = [...mine.querySelectorAll(".spk-option")]
+    .find((b) => new Set(b.dataset.cards.split(",")).size > 1);
+  return chip ? chip.dataset.focus : null;
+}"""
+
+
+def test_the_player_chooses_which_discarded_card_ends_on_top(
+    new_page: Callable[..., Page],
+) -> None:
+    """A discard of two or more values asks which card goes on top (lowest chosen until the
+    player picks); the player picks the highest, by keyboard on a phone, and after the reveal
+    it is the top of the pile."""
+    page = visitor(new_page, unique("Tess"), width=390, height=844)
+    create_room(page, seats=2, end_threshold=200, piggy=False)
+    take_seat(page, 0)
+    add_bot(page, 1)
+    page.click("#start-button")
+    for value in (1, 2, 3, 4, 5):  # five values: many sums of two or more of them
+        page.click(f"{TABLE} .spk-pickpile button[data-pile='{value}']")
+    page.click(f"{TABLE} [data-testid=pick]")
+
+    mine = page.locator(f"{TABLE} .spk-mine")
+    deadline = time.monotonic() + GAME_DEADLINE_S
+    while True:
+        assert time.monotonic() < deadline, "no discard of two values came up"
+        assert not page.locator(OUTCOME).is_visible(), "the game ended first"
+        chip = page.evaluate(MULTI_VALUE_CHIP_JS)
+        if chip:
+            break
+        if not act_once(page, keyboard=True):
+            page.wait_for_timeout(50)
+
+    press(page, mine.locator(f"[data-focus='{chip}']"), keyboard=True)
+    chosen = mine.locator(".spk-option.spk-option-on").get_attribute("data-cards") or ""
+    cards = [int(c) for c in chosen.split(",")]
+    lowest, highest = min(cards), max(cards)
+    choice = page.locator(f"{TABLE} [data-testid=top-choice]")
+    expect(choice).to_contain_text("Which card ends on top of your pile?")
+    tops = choice.locator("button.spk-top")
+    expect(tops).to_have_count(len(set(cards)))
+    # The lowest is chosen until the player picks, and the button says so.
+    expect(choice.locator(f"button[data-top='{lowest}']")).to_have_attribute("aria-pressed", "true")
+    confirm = mine.locator("[data-testid=discard]")
+    expect(confirm).to_contain_text(f"{lowest} on top")
+    press(page, choice.locator(f"button[data-top='{highest}']"), keyboard=True)
+    expect(choice.locator(f"button[data-top='{highest}']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(choice.locator(f"button[data-top='{lowest}']")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    expect(confirm).to_have_attribute("data-top", str(highest))
+    expect(confirm).to_contain_text(f"{highest} on top")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    press(page, confirm, keyboard=True)
+
+    # Sent as the legal action with that card last; after the reveal it tops the pile.
+    me = page.locator(f"{TABLE} .spk-player[data-seat='0']")
+    expect(me.locator(".spk-discards .spk-top")).to_have_text(str(highest), timeout=15000)
+    expect(me.locator(".spk-player-did")).to_contain_text("Discarded")
+    expect(me.locator(".spk-row-label", has_text="Discards")).to_contain_text(f"top {highest}")
+
+
+def engine_frames() -> dict[str, Any]:
+    """Real ABspecken views from the engine: a smiling piggy whose roller cannot discard (the
+    seed's rule makes the gift compulsory), and the roller emptied by that gift (finished)."""
+    rng = random.Random(1)
+    state = ENGINE.setup(3, 1, {"piggy_die": True, "smile_gift": "seed", "end_threshold": 100})
+    while not (
+        state["phase"] == "gift"
+        and {"type": "no_gift"} not in ENGINE.legal_actions(state, state["roller"])
+    ):
+        assert not ENGINE.is_over(state), "seed 1 no longer reaches a compulsory gift"
+        seat = min(ENGINE.to_act(state))
+        state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+    roller = state["roller"]
+    last_card = copy.deepcopy(state)
+    last_card["hands"][roller] = last_card["hands"][roller][:1]
+    last_card["piles"][roller] = [0] * 6
+    last_card["seen"][roller] = []
+    gift = next(a for a in ENGINE.legal_actions(last_card, roller) if a["type"] == "gift")
+    emptied = ENGINE.apply(last_card, roller, gift)
+    frame = lambda s, seq: {  # noqa: E731
+        "type": "state", "match_id": 1, "seq": seq, "view": ENGINE.view(s, roller),
+        "to_act": sorted(ENGINE.to_act(s)), "legal": ENGINE.legal_actions(s, roller),
+        "last": None, "over": False, "outcome": None,
+    }  # fmt: skip
+    return {"roller": roller, "gift": frame(state, 1), "finished": frame(emptied, 2)}
+
+
+def test_a_compulsory_gift_says_must_and_a_finished_roller_is_not_shown_as_cannot(
+    new_page: Callable[..., Page],
+) -> None:
+    """The renderer alone, fed the engine's own views (see engine_frames)."""
+    frames = engine_frames()
+    page = new_page(width=390, height=844)
+    mount_alone(page, "abspecken", frames["roller"], ["Ann", "Ben", "Cy"])
+    page.evaluate("(msg) => window.table.update(msg)", frames["gift"])
+    status = page.locator(f"{TABLE} .spk-status")
+    expect(status).to_contain_text("You must give one of your cards")
+    expect(status).not_to_contain_text("may")
+    expect(page.locator(f"{TABLE} [data-focus=no-gift]")).to_have_count(0)
+    expect(page.locator(f"{TABLE} .spk-mine .spk-tip")).to_contain_text("You must give a card")
+
+    page.evaluate("(msg) => window.table.update(msg)", frames["finished"])
+    expect(status).to_contain_text("You have finished this round")
+    finished = page.locator(f"{TABLE} [data-testid=finished]")
+    expect(finished).to_contain_text("Your hand and draw piles are empty")
+    expect(page.locator(f"{TABLE} .spk-mine")).not_to_contain_text("I cannot ABspecken")
+    me = page.locator(f"{TABLE} .spk-player[data-seat='{frames['roller']}']")
+    expect(me.locator("[data-testid=committed]")).to_have_text("Finished: no cards left")
+    assert page.evaluate("window.sent") == []

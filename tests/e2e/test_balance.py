@@ -16,6 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tests.clients import Guest, RoomSocket
+from tests.e2e.renderers import mount_alone
 from tests.e2e.visitors import visitor
 
 GAME_DEADLINE_S = 90
@@ -301,23 +302,7 @@ def test_the_table_counts_down_and_a_replay_shows_every_hand(
 ) -> None:
     """The renderer alone, fed a state with turn deadlines and then a revealed replay frame."""
     page = new_page(width=375)
-    page.goto("/api/games")  # any page of the site: the renderer is imported into it
-    page.evaluate(
-        """async () => {
-        const { mount } = await import('/static/games/balance.js');
-        for (const href of ['/static/css/site.css', '/static/games/balance.css']) {
-            const link = document.createElement('link');
-            link.rel = 'stylesheet'; link.href = href;
-            document.head.append(link);
-        }
-        const root = document.createElement('div');
-        root.id = 'bl-test';
-        document.body.replaceChildren(root);
-        window.blSent = [];
-        window.blTable = mount(root, {seat: 1, names: ['Ann', 'Ben'], explain: () => {},
-            act: (a) => { window.blSent.push(a); return new Promise(() => {}); }});
-    }"""
-    )
+    mount_alone(page, "balance", 1, ["Ann", "Ben"])
     view = {
         "mode": "multi", "phase": "playing", "round": 1, "dealer": 0, "to_move": 1, "you": 1,
         "balance": 3, "pile": [{"kind": "play", "seat": 0, "card": "3H", "direction": 1,
@@ -331,7 +316,7 @@ def test_the_table_counts_down_and_a_replay_shows_every_hand(
     legal = [{"type": "play", "card": c, "direction": d} for c in view["hand"] for d in (1, -1)]
     soon = "new Date(Date.now() + 42000).toISOString()"
     page.evaluate(
-        f"""([view, legal]) => window.blTable.update({{type: 'state', match_id: 1, seq: 1,
+        f"""([view, legal]) => window.table.update({{type: 'state', match_id: 1, seq: 1,
             view, to_act: [1], legal, last: null, over: false, outcome: null,
             deadlines: {{'1': {soon}}}}})""",
         [view, legal],
@@ -344,18 +329,18 @@ def test_the_table_counts_down_and_a_replay_shows_every_hand(
     joker = page.locator(f"{CHOICE}[data-card='XR'][data-direction='1']")
     expect(joker).to_contain_text("joker: safe")  # 3 + 10 = 13 but a joker never costs
     page.locator(f"{CHOICE}[data-card='3S'][data-direction='-1']").click()
-    assert page.evaluate("window.blSent") == [{"type": "play", "card": "3S", "direction": -1}]
+    assert page.evaluate("window.sent") == [{"type": "play", "card": "3S", "direction": -1}]
 
     # A replay frame: a spectator, every hand shown, no controls.
     spectator = {**view, "you": None, "hand": None, "hands": [["2C", "5D"], ["3S", "7D"]]}
     spectator["stock_cards"] = ["9S", "4C"]
     page.evaluate(
-        """(view) => { window.blTable.destroy();
-        const root = document.getElementById('bl-test'); root.replaceChildren();
+        """(view) => { window.table.destroy();
+        const root = document.getElementById('renderer'); root.replaceChildren();
         return import('/static/games/balance.js').then(({ mount }) => {
-            window.blTable = mount(root, {seat: null, names: ['Ann', 'Ben'], explain: () => {},
+            window.table = mount(root, {seat: null, names: ['Ann', 'Ben'], explain: () => {},
                 act: () => Promise.reject(new Error('replay'))});
-            window.blTable.update({type: 'state', match_id: 1, seq: 9, view, to_act: [],
+            window.table.update({type: 'state', match_id: 1, seq: 9, view, to_act: [],
                 legal: [], last: null, over: false, outcome: null});
         }); }""",
         spectator,
@@ -365,5 +350,5 @@ def test_the_table_counts_down_and_a_replay_shows_every_hand(
     expect(hands.nth(0).locator(".card")).to_have_count(2)
     expect(hands.nth(1)).to_contain_text("Ben")
     expect(page.locator(".bl-stock")).to_contain_text("Next: 9")
-    assert page.locator("#bl-test button").count() == 0
+    assert page.locator("#renderer button").count() == 0
     expect(page.locator(".bl-status")).to_have_text("Ben to play.")

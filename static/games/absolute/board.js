@@ -19,13 +19,20 @@ const ENDED_BY = {
   stalled: "nobody could draw any more",
 };
 
+// "turn 7 of 15" with a turn limit (max_turns, all seats' turns this round), "turn 7" without
+// one (max_turns null: the default, spec 6)
+function turnWords(v) {
+  const turn = v.turns_taken + 1;
+  return v.max_turns ? `turn ${Math.min(turn, v.max_turns)} of ${v.max_turns}` : `turn ${turn}`;
+}
+
 export function boardPart(tbl) {
   function renderTop() {
     const v = tbl.view();
     const n = tbl.players();
     const info = tbl.isOver()
       ? `Match over · ${v.rounds_total} rounds played`
-      : `Round ${v.round} of ${v.rounds_total} · turn ${Math.min(v.turns_taken + 1, v.max_turns)} of ${v.max_turns}`;
+      : `Round ${v.round} of ${v.rounds_total} · ${turnWords(v)}`;
     const chips = [];
     for (let seat = 0; seat < n; seat += 1) {
       const turn = !tbl.isOver() && v.turn === seat;

@@ -26,7 +26,8 @@ export function boardPart(tbl) {
       const secret = ["pick", "decide"].includes(view.phase);
       if (!tbl.isOver() && secret) {
         tags.push(p.committed
-          ? el("span", { class: "tag spk-tag-done", dataset: { testid: "committed" } }, view.phase === "pick" ? "Hand chosen ✓" : "Decided ✓")
+          ? el("span", { class: "tag spk-tag-done", dataset: { testid: "committed" } },
+            view.phase === "pick" ? "Hand chosen ✓" : tbl.finished(seat) ? "Finished: no cards left" : "Decided ✓")
           : el("span", { class: "tag spk-tag-wait" }, view.phase === "pick" ? "Picking…" : "Deciding…"));
       } else if (acting) {
         tags.push(el("span", { class: "tag tag-turn" }, actingWord(view.phase)));
@@ -59,10 +60,11 @@ export function boardPart(tbl) {
       el("div", { class: "spk-player-row" },
         rowLabel("Discards", p.discards.length ? `${p.discards.length}, top ${p.top}` : "empty"),
         discardPile(p.discards)),
-      decision ? el("p", { class: "spk-player-did" + (decision.type === "cannot" ? " spk-did-cannot" : "") },
+      decision && tbl.finishedIn(log, seat) ? el("p", { class: "spk-player-did" }, "Finished: no cards left to discard") : null,
+      decision && !tbl.finishedIn(log, seat) ? el("p", { class: "spk-player-did" + (decision.type === "cannot" ? " spk-did-cannot" : "") },
         decision.type === "cannot" ? "Could not ABspecken!" : ["Discarded ", decision.cards.map((c) => miniChip(c)), el("span", { class: "muted" }, ` (${decision.option === "die" ? "one die" : `sum ${sum(decision.cards)}`})`)]) : null,
       revealedPending ? el("p", { class: "spk-player-did spk-did-secret" },
-        revealedPending.type === "cannot" ? "Secretly: cannot" : [revealedPending.type === "pick" ? "Secretly picked " : "Secretly discarding ", revealedPending.cards.map((c) => miniChip(c))]) : null);
+        revealedPending.type === "cannot" ? (view.phase === "decide" && tbl.finished(seat) ? "Finished: no cards left" : "Secretly: cannot") : [revealedPending.type === "pick" ? "Secretly picked " : "Secretly discarding ", revealedPending.cards.map((c) => miniChip(c))]) : null);
     }));
   }
 
@@ -119,6 +121,10 @@ export function boardPart(tbl) {
     for (const seat of order) {
       const d = log.decisions[seat];
       if (!d) continue;
+      if (tbl.finishedIn(log, seat)) {
+        lines.push(el("li", {}, el("strong", {}, tbl.name(seat)), `: no cards left in hand or piles, finished.`));
+        continue;
+      }
       lines.push(el("li", { class: d.type === "cannot" ? "spk-did-cannot" : "" },
         el("strong", {}, tbl.name(seat)), d.type === "cannot" ? ": “I cannot ABspecken!”"
           : [` discarded `, d.cards.map((c) => miniChip(c)), el("span", { class: "muted" }, d.option === "die" ? " by one die" : ` = ${sum(d.cards)}`)]));
@@ -190,10 +196,11 @@ export function boardPart(tbl) {
       el("ul", {},
         el("li", {}, "Each round everyone has 24 cards, 4 of each value 1 to 6 (each value has its own colour), in six draw piles. You pick 5 of them as your hand."),
         el("li", {}, "The roller rolls two dice and the colour die. Then everyone at once, in secret, discards either cards that add up to the sum of the two dice, or exactly one card showing one die. Cards of the colour (value) on the colour die are forbidden."),
+        el("li", {}, "When you discard cards of two or more values, you choose which one ends on top of your discard pile."),
         el("li", {}, "If nothing fits you declare “I cannot ABspecken!” and, after the reveal, take a card from someone who discarded."),
         el("li", {}, "Then everyone tops up to 5 cards from their own piles. The round ends when someone has no cards left in hand or piles; everyone else scores the values of all their remaining cards."),
         el("li", {}, "The game ends after a round in which a total reaches the limit. The lowest total wins."),
-        el("li", {}, "Piggy die (option): once their discard pile has a card, the roller may add it. ±1/±2/±3: the roller may aim that far above or below the sum. Smiling piggy: the roller may give a card to anyone. Grim piggy: the roller takes back their top discard.")));
+        el("li", {}, "Piggy die (option): once their discard pile has a card, the roller may add it. ±1/±2/±3: the roller may aim that far above or below the sum. Smiling piggy: the roller may give a card to anyone, and must if none of their cards fits the dice (a table may make the gift always optional or always compulsory). Grim piggy: the roller takes back their top discard.")));
   }
 
   return { actingWord, discardPile, handBacks, leftWords, miniChip, pilesWords, renderHelp, renderOutcome, renderPlayers, renderReveal, renderRounds, rowLabel };

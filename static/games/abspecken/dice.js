@@ -141,7 +141,10 @@ export function dicePart(tbl) {
       const log = tbl.v().log;
       if (log && log.gift) return `Smiling piggy: ${who} gave a card to ${tbl.lname(log.gift.to)}.`;
       if (tbl.v().phase !== "gift") return `Smiling piggy: ${who} kept ${roller === tbl.ctx.seat ? "your" : "their"} cards.`;
-      return `Smiling piggy: ${who} may give a card away.`;
+      const must = roller === tbl.ctx.seat && tbl.legalOf("gift").length && !tbl.legalOf("no_gift").length;
+      return roller === tbl.ctx.seat
+        ? `Smiling piggy: you ${must ? "must" : "may"} give a card away.`
+        : `Smiling piggy: ${who} ${tbl.giftRule()} a card away.`;
     }
     if (face === "grim") {
       const grim = tbl.v().log && tbl.v().log.grim;

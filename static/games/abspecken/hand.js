@@ -15,10 +15,11 @@ export function handPart(tbl) {
     const mine = tbl.ctx.seat !== null ? view.players[tbl.ctx.seat] : null;
     const key = [view.round, view.playthrough, view.phase, (view.hand || []).join(""),
       mine ? mine.piles.join("") : ""].join("|");
-    if (tbl.sel.key !== key) tbl.sel = { key, hand: [], piles: [], gift: null };
+    if (tbl.sel.key !== key) tbl.sel = { key, hand: [], piles: [], gift: null, top: null };
   }
 
-  // the legal discards, one per multiset (the die option preferred: the effect is the same)
+  // the legal discards, one per multiset (the die option preferred: the effect is the same);
+  // each is the multiset's first legal order, its lowest card on top
   function discardChoices() {
     const found = new Map();
     for (const action of tbl.legalOf("discard")) {
@@ -27,6 +28,26 @@ export function handPart(tbl) {
     }
     return [...found.values()].sort((a, b) => a.cards.length - b.cards.length
       || sum(a.cards) - sum(b.cards) || (a.option === "die" ? -1 : 1));
+  }
+
+  // The legal discards of one multiset, one per card that can end on top of the pile (the
+  // last card; the engine offers each once, spec C-15), lowest top first.
+  function topChoices(cards) {
+    const key = tbl.multiKey(cards);
+    const found = new Map();
+    for (const action of tbl.legalOf("discard")) {
+      if (tbl.multiKey(action.cards) !== key) continue;
+      const top = topOf(action);
+      if (!found.has(top) || action.option === "die") found.set(top, action);
+    }
+    return [...found.values()].sort((a, b) => topOf(a) - topOf(b));
+  }
+
+  // the discard to send for the chosen multiset: the top card the player picked, else the
+  // lowest (shown as chosen, and named on the button)
+  function withTop(exact) {
+    const tops = topChoices(exact.cards);
+    return tops.find((a) => topOf(a) === tbl.sel.top) || tops[0] || exact;
   }
 
   function pickAction(type, cards) {
@@ -174,11 +195,16 @@ export function handPart(tbl) {
       el("span", { class: "btn-sub" }, optionWords(o)));
     });
     let confirm;
+    let topPicker = null;
     if (exact) {
+      const tops = topChoices(exact.cards);
+      const action = withTop(exact);
+      const top = topOf(action);
+      if (tops.length > 1) topPicker = topControls(tops, top);
       confirm = el("button", {
-        type: "button", class: "btn spk-confirm", dataset: { focus: "confirm", testid: "discard" },
-        onclick: () => tbl.send(exact),
-      }, `Discard ${tbl.cardsText(exact.cards)}`);
+        type: "button", class: "btn spk-confirm", dataset: { focus: "confirm", testid: "discard", top },
+        onclick: () => tbl.send(action),
+      }, `Discard ${tbl.cardsText(action.cards)}`, tops.length > 1 ? el("span", { class: "btn-sub" }, `${top} on top`) : null);
     } else {
       const hint = chosen.length
         ? `${tbl.cardsText(chosen)} so far: add ${compatible.length ? "a lit card" : "…"} to reach ${orWords(view.targets)}.`
@@ -190,11 +216,30 @@ export function handPart(tbl) {
       el("div", { class: "spk-controls" },
         confirm,
         chosen.length ? el("button", { type: "button", class: "btn btn-small btn-quiet spk-clear", dataset: { focus: "clear" }, onclick: () => { tbl.sel.hand = []; tbl.render(); } }, "Clear") : null),
+      topPicker,
       el("div", { class: "spk-options", role: "group", "aria-label": "Possible discards" },
         el("span", { class: "spk-options-label muted" }, options.length === 1 ? "The only possible discard:" : `${options.length} possible discards:`),
         chips),
-      el("p", { class: "spk-tip muted" }, "Your choice stays secret until everyone has decided. The lowest card you discard ends on top of your pile."),
+      el("p", { class: "spk-tip muted" }, "Your choice stays secret until everyone has decided. You choose which card ends on top of your pile: a grim piggy gives the roller's top card back."),
     ];
+  }
+
+  // Which card of a discard of two or more values ends on top of the pile: one toggle
+  // button per possible top card (the lowest is chosen until the player picks another).
+  function topControls(tops, top) {
+    const buttons = tops.map((action) => {
+      const value = topOf(action);
+      const on = value === top;
+      return el("button", {
+        type: "button", class: `btn btn-small spk-top${on ? " spk-top-on" : ""}`, "aria-pressed": String(on),
+        "aria-label": `${value} (${tbl.colourOf(value)}) on top${value === topOf(tops[0]) ? ", the lowest" : ""}`,
+        dataset: { focus: `top-${value}`, top: value },
+        onclick: () => { tbl.sel.top = value; tbl.ctx.explain(""); tbl.render(); },
+      }, tbl.miniChip(value), el("span", { class: "btn-sub" }, "on top"));
+    });
+    return el("div", { class: "spk-tops", role: "group", "aria-labelledby": "spk-tops-label", dataset: { testid: "top-choice" } },
+      el("span", { class: "spk-options-label", id: "spk-tops-label" }, "Which card ends on top of your pile?"),
+      buttons);
   }
 
   function optionWords(o) {
@@ -245,7 +290,10 @@ export function handPart(tbl) {
     if (keep) {
       buttons.push(el("button", { type: "button", class: "btn", dataset: { focus: "no-gift" }, onclick: () => tbl.send(keep) }, "Keep my cards"));
     }
-    const tip = forbidden && hand.includes(forbidden)
+    const must = !keep;
+    const tip = must
+      ? `You must give a card: ${tbl.giftReason()}.`
+      : forbidden && hand.includes(forbidden)
       ? `Tip: nobody may discard ${forbidden}s this playthrough, so a ${forbidden} is a nasty gift.`
       : "The other player must accept the card and may discard it right away if the dice allow.";
     return [
@@ -288,10 +336,21 @@ export function handPart(tbl) {
     }
     if (!parts.length && view.phase === "decide" && view.pending) {
       const p = view.pending;
-      parts.push(el("p", { class: "spk-pending" }, p.type === "cannot" ? "You declared “I cannot ABspecken!”." : `You will discard ${tbl.cardsText(p.cards)}.`,
-        el("span", { class: "muted" }, " Secret until everyone has decided.")));
+      if (p.type === "cannot" && tbl.finished(tbl.ctx.seat)) {
+        parts.push(el("p", { class: "spk-pending", dataset: { testid: "finished" } }, "Your hand and draw piles are empty: you have finished this round.",
+          el("span", { class: "muted" }, " Nothing to discard; waiting for the others to decide.")));
+      } else {
+        parts.push(el("p", { class: "spk-pending" }, p.type === "cannot" ? "You declared “I cannot ABspecken!”." : pendingWords(p),
+          el("span", { class: "muted" }, " Secret until everyone has decided.")));
+      }
     }
     return parts;
+  }
+
+  function pendingWords(p) {
+    const values = new Set(p.cards);
+    const top = p.cards[p.cards.length - 1];
+    return `You will discard ${tbl.cardsText(p.cards)}${values.size > 1 ? `, the ${top} on top of your pile` : ""}.`;
   }
 
   // pick from one's own six draw piles: the opening hand, or a refill
@@ -339,5 +398,7 @@ export function handPart(tbl) {
     ];
   }
 
-  return { decideControls, discardChoices, giftControls, handRow, indicesFor, optionWords, otherControls, pickAction, pilePicker, renderMine, setPreview, syncSelection, toggleDiscard, toggleGift };
+  return { decideControls, discardChoices, topChoices, giftControls, handRow, indicesFor, optionWords, otherControls, pickAction, pilePicker, renderMine, setPreview, syncSelection, toggleDiscard, toggleGift };
 }
+
+const topOf = (action) => action.cards[action.cards.length - 1];

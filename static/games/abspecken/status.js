@@ -62,10 +62,16 @@ export function statusPart(tbl) {
       return { text: `${tbl.plainName(view.roller)} rolls and decides whether to add the Piggy die.`, mine: false };
     }
     if (phase === "gift") {
-      if (tbl.legalOf("gift").length) return { text: "Smiling piggy! You may give one of your cards to another player before anyone discards.", mine: true };
-      return { text: `Smiling piggy: ${tbl.plainName(view.roller)} may give a card to another player.`, mine: false };
+      if (tbl.legalOf("gift").length) {
+        if (tbl.legalOf("no_gift").length) return { text: "Smiling piggy! You may give one of your cards to another player before anyone discards.", mine: true };
+        return { text: `Smiling piggy! You must give one of your cards to another player before anyone discards: ${giftReason()}.`, mine: true };
+      }
+      return { text: `Smiling piggy: ${tbl.plainName(view.roller)} ${giftRule()} a card to another player.`, mine: false };
     }
     if (phase === "decide") {
+      if (!spectator && view.pending && view.pending.type === "cannot" && tbl.finished(tbl.ctx.seat)) {
+        return { text: `You have finished this round: no cards left in your hand or piles. Waiting for ${tbl.joinNames(waiting)} to decide.`, mine: false };
+      }
       if (tbl.legalOf("cannot").length) return { text: "Nothing in your hand fits these dice: declare “I cannot ABspecken!”", mine: true };
       if (tbl.legalOf("discard").length) return { text: `Your move: ${ruleWords(view.targets)}`, mine: true };
       if (!spectator && view.pending) return { text: `You have decided. Waiting for ${tbl.joinNames(waiting)}.`, mine: false };
@@ -88,6 +94,22 @@ export function statusPart(tbl) {
     return { text: "", mine: false };
   }
 
+  // The smiling piggy's gift as others see it (the roller's hand is secret): option smile_gift
+  // "mandatory" (must), "optional" (may) or "seed" (must only when the roller cannot discard).
+  function giftRule() {
+    const rule = tbl.v().options.smile_gift;
+    if (rule === "mandatory") return "must give";
+    if (rule === "optional") return "may give";
+    return "may (or, if unable to discard, must) give";
+  }
+
+  // why the viewer's gift is compulsory (no "no_gift" among the legal actions)
+  function giftReason() {
+    return tbl.v().options.smile_gift === "mandatory"
+      ? "the gift is compulsory at this table"
+      : "none of your cards fits these dice, so the gift is compulsory";
+  }
+
   function committedCount() {
     const players = tbl.v().players;
     return `${players.filter((p) => p.committed).length} of ${players.length}`;
@@ -103,5 +125,5 @@ export function statusPart(tbl) {
     return `discard cards adding up to ${orWords(sums)}${dieText}. No ${dice.forbidden}s (${dice.forbidden_colour}).`;
   }
 
-  return { committedCount, renderHead, ruleWords, statusText };
+  return { committedCount, giftReason, giftRule, renderHead, ruleWords, statusText };
 }

@@ -4,6 +4,7 @@
 
 import { cardText } from "../../js/cards.js";
 import { el } from "../../js/dom.js";
+import { listWords } from "../../js/words.js";
 import { pointsText, signedOrZero, equation } from "./cards.js";
 
 // A pile entry in words, with the points it scored.
@@ -18,12 +19,30 @@ export function describeEntry(entry, words) {
   return el("span", {}, `${words.who(entry.seat)} ${verb} the ${cardText(entry.card)}: ${move}.`, pts);
 }
 
-// "Ann +1, Ben −2. Out: Cy."
+// "Ann +1, Ben −2. Out: Cy." After a tie at the top (20 or more) the players at −20 or less
+// are out all the same (spec 5, C-6): "Ann +4, Ben +4, Cy −6. Out: Cy. A tie at the top:
+// Ann and Ben play another round."
 export function roundSummary(record, words) {
   const seats = record.scores.map((_, s) => s);
-  return seats.map((s) => `${words.who(s)} ${signedOrZero(record.scores[s])}`).join(", ") +
-    (record.decision === "tie" ? ". A tie at the top: another round." : "") +
-    (record.eliminated && record.eliminated.length ? `. Out: ${record.eliminated.map(words.plain).join(", ")}.` : ".");
+  const out = record.eliminated || [];
+  const scores = `${seats.map((s) => `${words.who(s)} ${signedOrZero(record.scores[s])}`).join(", ")}.`;
+  const outText = out.length ? ` Out: ${listWords(out.map(words.plain))}.` : "";
+  let tieText = "";
+  if (record.decision === "tie") {
+    const tied = topSeats(record, out);
+    tieText = out.length && tied.length
+      ? ` A tie at the top: ${listWords(tied.map(words.plain))} play another round.`
+      : " A tie at the top: another round.";
+  }
+  return scores + outText + tieText;
+}
+
+// the players level at the top of the round's totals (at 20 or more after a tie, so never one
+// who is out: they are at -20 or less)
+function topSeats(record, out) {
+  const totals = record.totals || [];
+  const best = Math.max(...totals);
+  return totals.map((_, s) => s).filter((s) => totals[s] === best && !out.includes(s));
 }
 
 // Who put a pile entry there, and its equation.
