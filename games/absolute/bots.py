@@ -91,14 +91,14 @@ def _after(
     sets = list(state["sets"])
     scores = dict(scores)
     if action["type"] == "play":
+        placed = {card for group in action["groups"] for card in group}
+        hand = [card for card in hand if card not in placed]
+        # An own set with a card in a group is taken apart; every group is a set.
+        sets = [s for s in sets if s["owner"] != me or placed.isdisjoint(s["cards"])]
         for group in action["groups"]:
-            members = set(group)
-            hand = [card for card in hand if card not in members]
-            old = [s for s in sets if s["owner"] == me and members.issuperset(s["cards"])]
-            sets = [s for s in sets if s not in old]
             key = -len(sets) - 1  # a new set's provisional id
             sets.append({"id": key, "owner": me, "cards": group})
-            scores[key] = _score(tuple(group))
+            scores[key] = _score(tuple(sort_cards(group)))
     else:  # swap
         give, take = action["give"], action["take"]
         hand = [card for card in hand if card not in give] + list(take)
@@ -261,4 +261,5 @@ BOTS = GameBots(
     stage=round_stage,
     exploration=0.5,
     playout_depth=24,
+    more_actions=actions.regroup_actions,
 )
