@@ -9,7 +9,11 @@ set scores. It then:
 
 - draws the discard pile's top card when that card makes a better play possible than it has
   without it (or is a zero), else the deck;
-- makes the play or swap that raises that value most, one at a time, while one does;
+- makes the play, swap or regroup that raises that value most, one at a time, while one
+  does. The regroups (``actions.regroup_actions``, offered through ``BOTS.more_actions``)
+  split a set grown long by additions into two: without them a seat that had shed its hand
+  into one or two long sets could never reach the three sets going out needs, and held on
+  until the safety valve ended the round;
 - ends the turn with the discard (or the hold) that keeps the most: it sheds the card with the
   fewest ways to complete a set with another hand card and an unseen third, high numbers
   first, never a zero while another card will do, and goes out whenever it can.
