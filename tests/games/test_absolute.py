@@ -1082,6 +1082,20 @@ def test_generated_regroups_are_legal_and_canonical(traces: list[Trace]) -> None
     assert checked >= 1_000
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_normal_bots_go_out_without_a_turn_limit(players: int) -> None:
+    """Issue 27: with the default options (no turn limit), rounds of ``normal`` bots end by a
+    player going out, not by the safety valve (before regroups, 0 of 30 did at 6 players)."""
+    for seed in range(2):
+        state = ENGINE.setup(players, 40 + seed)
+        rngs = [random.Random(f"{seed}/{s}") for s in range(players)]
+        while not state["rounds"]:
+            seat = min(ENGINE.to_act(state))
+            action = choose(ENGINE, info_set(ENGINE, state, seat), "normal", rngs[seat])
+            state = ENGINE.apply(state, seat, action)
+        assert state["rounds"][0]["ended_by"] == "went_out"
+
+
 def candidate_actions(state: State, seat: int) -> list[Action]:
     hand = state["hands"][seat]
     parts = [list(p) for k in (1, 2) for p in combinations(hand, k)]
