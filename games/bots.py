@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.base import Action, Engine, Seat, State
-from games.search import ismcts
+from games.search import bot_actions, ismcts
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_BUDGET_S = 0.3
@@ -54,7 +54,11 @@ class InfoSet:
 
 
 def info_set(engine: Engine, state: State, seat: Seat) -> InfoSet:
-    """What ``seat`` knows of ``state``: the one place a bot's decision touches the true state."""
+    """What ``seat`` knows of ``state``: the one place a bot's decision touches the true state.
+
+    Its legal actions are ``engine.legal_actions`` and then the game's ``more_actions`` (see
+    :class:`GameBots`), which a game computes from what the seat sees.
+    """
 
     def sample(rng: random.Random) -> State:
         return engine.determinize(state, seat, rng)
@@ -62,7 +66,7 @@ def info_set(engine: Engine, state: State, seat: Seat) -> InfoSet:
     return InfoSet(
         seat=seat,
         view=engine.view(state, seat),
-        legal=engine.legal_actions(state, seat),
+        legal=bot_actions(engine, game_bots(engine), state, seat),
         sample=sample,
     )
 
@@ -89,6 +93,9 @@ class GameBots:
     - ``widening``: progressive widening; a tree node visited ``n`` times tries at most
       ``widening * sqrt(n)`` of its actions (the playout policy's favourites first), so a
       node with hundreds of actions still gets searched in depth.
+    - ``more_actions``: legal actions that ``legal_actions`` leaves out (there would be too many
+      to list) but bots should consider, from the acting seat's own cards only: ABSOLUTE's
+      regroups. ``None``: none.
     - ``trust``: the search tries ``normal``'s move first and credits it with this share of
       its iterations as extra visits, so it plays something else only when the search clearly
       prefers it (a short search under a busy CPU falls back on the heuristic).
@@ -102,6 +109,7 @@ class GameBots:
     playout_depth: int = 400
     widening: float = 2.0
     trust: float = 0.1
+    more_actions: Callable[[State, Seat], list[Action]] | None = None
 
 
 def round_stage(state: State) -> int:

@@ -66,6 +66,16 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+def bot_actions(engine: Engine, bots: GameBots, state: State, seat: int) -> list[Action]:
+    """What a bot may play: ``engine.legal_actions`` and then the game's ``more_actions``."""
+    legal = engine.legal_actions(state, seat)
+    if bots.more_actions is not None and legal:
+        more = bots.more_actions(state, seat)
+        if more:
+            return [*legal, *more]
+    return legal
+
+
 def outcome_rewards(engine: Engine, state: State) -> list[float] | None:
     """1 shared among the winners, 0 for the others; ``None`` while the match runs."""
     outcome = engine.outcome(state)
@@ -187,7 +197,7 @@ def _iterate(
         if expand or _stops(engine, bots, state, stage):
             break
         seat = min(engine.to_act(state))
-        legal = engine.legal_actions(state, seat)
+        legal = bot_actions(engine, bots, state, seat)
     rewards = _playout(engine, bots, state, stage, rng, depth)
     for visited in path:
         visited.visits += 1
@@ -234,7 +244,7 @@ def _playout(
     policy = bots.rollout
     while depth < bots.playout_depth and not _stops(engine, bots, state, stage):
         seat = min(engine.to_act(state))
-        legal = engine.legal_actions(state, seat)
+        legal = bot_actions(engine, bots, state, seat)
         action = (
             legal[rng.randrange(len(legal))]
             if policy is None

@@ -15,9 +15,10 @@ Actions (all JSON objects with a ``type``):
 
 ``legal_actions`` lists every draw, discard, hold and swap, every new set laid from the hand
 and every addition of hand cards to one own set. Regroupings (plays that take own sets apart)
-are not listed but ``apply`` accepts them. Listed actions are the caller's to read, not to
-change: the card lists of swaps are shared (see ``Part``), and so are the actions without a
-choice of cards (see ``DISCARDS``).
+are not listed but ``apply`` accepts them: all of them would be far too many to list.
+``regroup_actions`` lists the ones bots use, the splits of one own set into two. Listed
+actions are the caller's to read, not to change: the card lists of swaps are shared (see
+``Part``), and so are the actions without a choice of cards (see ``DISCARDS``).
 """
 
 from __future__ import annotations
@@ -375,6 +376,86 @@ def play_actions(state: State, seat: Seat) -> list[Action]:
             group.sort(key=RANK.__getitem__)
             actions.append({"type": "play", "groups": [group]})
     return actions
+
+
+SPLIT_OFF = (3, 4)
+"""The sizes of the zero-free set a regroup splits off (see ``regroup_actions``)."""
+
+
+def regroup_actions(state: State, seat: Seat) -> list[Action]:
+    """Regroupings that turn one own set into two (spec 5.3), for bots and the search.
+
+    For each own set and each part of the hand that fits it (as in ``play_actions``), every
+    way to split the set and the part into a zero-free set of 3 or 4 cards adding up to 0 and
+    a set of the rest (holding the zero card, if any, at an unchanged value when it comes from
+    the set), other than laying the part beside the set. Not every regroup: merging sets,
+    splitting into three, or revaluing a set's zero are left out, and so are pure regroups
+    (table option). Every one is accepted by ``apply`` and canonical; one group per set, cards
+    in canonical order, the split-off set first.
+    """
+    phase = state["phase"]
+    if phase != "play" or state["turn"]["seat"] != seat or state["went_out"][seat]:
+        return []
+    hand: list[Card] = state["hands"][seat]
+    own = [s for s in state["sets"] if s["owner"] == seat]
+    if len(hand) < 2 or not own:
+        return []
+    balanced, fitting = _playable_masks(hand)
+    if not fitting:
+        return []
+    subsets = _subsets(len(hand))
+    found: list[Action] = []
+    for table_set in own:
+        cards = table_set["cards"]
+        for mask in balanced if table_set["zero"] is not None else fitting:
+            part = [hand[i] for i in subsets[mask]]
+            found += _splits(cards, part)
+    return found
+
+
+def _splits(cards: list[Card], part: list[Card]) -> list[Action]:
+    """The splits of a set's ``cards`` and a hand ``part`` that fits them into two groups: a
+    zero-free one of a size in ``SPLIT_OFF`` that adds up to 0, and the rest (at least 3)."""
+    pool = sorted(cards + part, key=RANK.__getitem__)
+    plain = [card for card in pool if card not in ZEROS]
+    most = len(pool) - MIN_SET_SIZE
+    if most < MIN_SET_SIZE:
+        return []
+    values = [VALUE[card] for card in plain]
+    size = len(plain)
+    later: dict[int, list[int]] = {}  # value -> indices holding it, ascending
+    for index, value in enumerate(values):
+        later.setdefault(value, []).append(index)
+    picks: list[tuple[int, ...]] = []
+    for i in range(size):
+        for j in range(i + 1, size):
+            pair = values[i] + values[j]
+            for k in later.get(-pair, ()):
+                if k > j:
+                    picks.append((i, j, k))
+            if most >= 4 and SPLIT_OFF[-1] >= 4:
+                for k in range(j + 1, size):
+                    for m in later.get(-pair - values[k], ()):
+                        if m > k:
+                            picks.append((i, j, k, m))
+    if not picks:
+        return []
+    whole = set(cards)
+    found: list[Action] = []
+    seen: set[frozenset[Card]] = set()
+    for pick in picks:
+        group = [plain[i] for i in pick]
+        chosen = set(group)
+        rest = [card for card in pool if card not in chosen]
+        if chosen == set(part) or chosen == whole:
+            continue  # the part laid beside the set, or the set left as it was
+        if not any(card in ZEROS for card in rest):
+            key = frozenset(chosen if plain[0] in chosen else rest)
+            if key in seen:
+                continue  # the same split found from its other half
+            seen.add(key)
+        found.append({"type": "play", "groups": [group, rest]})
+    return found
 
 
 def fallback_action(state: State, seat: Seat) -> Action:

@@ -9,7 +9,11 @@ set scores. It then:
 
 - draws the discard pile's top card when that card makes a better play possible than it has
   without it (or is a zero), else the deck;
-- makes the play or swap that raises that value most, one at a time, while one does;
+- makes the play, swap or regroup that raises that value most, one at a time, while one
+  does. The regroups (``actions.regroup_actions``, offered through ``BOTS.more_actions``)
+  split a set grown long by additions into two: without them a seat that had shed its hand
+  into one or two long sets could never reach the three sets going out needs, and held on
+  until the safety valve ended the round;
 - ends the turn with the discard (or the hold) that keeps the most: it sheds the card with the
   fewest ways to complete a set with another hand card and an unseen third, high numbers
   first, never a zero while another card will do, and goes out whenever it can.
@@ -91,14 +95,14 @@ def _after(
     sets = list(state["sets"])
     scores = dict(scores)
     if action["type"] == "play":
+        placed = {card for group in action["groups"] for card in group}
+        hand = [card for card in hand if card not in placed]
+        # An own set with a card in a group is taken apart; every group is a set.
+        sets = [s for s in sets if s["owner"] != me or placed.isdisjoint(s["cards"])]
         for group in action["groups"]:
-            members = set(group)
-            hand = [card for card in hand if card not in members]
-            old = [s for s in sets if s["owner"] == me and members.issuperset(s["cards"])]
-            sets = [s for s in sets if s not in old]
             key = -len(sets) - 1  # a new set's provisional id
             sets.append({"id": key, "owner": me, "cards": group})
-            scores[key] = _score(tuple(group))
+            scores[key] = _score(tuple(sort_cards(group)))
     else:  # swap
         give, take = action["give"], action["take"]
         hand = [card for card in hand if card not in give] + list(take)
@@ -261,4 +265,5 @@ BOTS = GameBots(
     stage=round_stage,
     exploration=0.5,
     playout_depth=24,
+    more_actions=actions.regroup_actions,
 )

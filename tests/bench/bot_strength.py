@@ -1,14 +1,24 @@
-"""How much stronger ``normal`` and ``hard`` bots are than ``easy`` ones, game by game.
+"""How much stronger ``hard`` bots are than ``normal`` ones (or either than ``easy``), game by
+game, and how often ABSOLUTE rounds end by a player going out.
 
     .venv/bin/python -m tests.bench.bot_strength [--matches N] [--games g1,g2] [--think-ms MS]
-        [--jobs J] [--seed S] [--pairs hard,normal]
+        [--jobs J] [--seed S] [--pairs hard/normal,hard,normal]
+        [--rounds N] [--round-think-ms MS]
 
-For each game, one bot of the level under test plays matches against ``easy`` bots in every
-other seat; its seat rotates from match to match. Printed per pairing: the share of matches it
-won (a shared win counts as a share) with a 95% Wilson interval, the fair share of a seat, the
-target, and the mean thinking time per move (over all its moves, and over the moves with a
-real choice). Targets (issue 7): in 2-player games hard >= 70% and normal >= 60%; in
-multi-player games at least twice the fair share.
+For each game and pairing ``level/opponent`` (``level`` alone: against ``easy``), one bot of
+the level under test plays matches against ``opponent`` bots in every other seat; its seat
+rotates from match to match. Printed per pairing: the share of matches it won (a shared win
+counts as a share) with a 95% Wilson interval, the fair share of a seat, the target, and the
+mean thinking time per move (over all its moves, and over the moves with a real choice).
+Targets: against ``easy`` (issue 7), in 2-player games hard >= 70% and normal >= 60%, in
+multi-player games at least twice the fair share; hard against normal (issue 27), the lower
+bound of the interval above the fair share.
+
+Then, for ABSOLUTE (with the default room options: no turn limit), the share of rounds that
+end by a player going out rather than by the safety valve, at 2 to 6 players, with every seat
+``normal`` and then every seat ``hard`` (``--rounds`` first rounds of seeded matches per count
+and level, hard thinking ``--round-think-ms`` per move; ``--rounds 0`` skips it). Target
+(issue 27): at least 60% for normal, and hard at least as often as normal.
 
 Some games are benchmarked with shorter options so the whole run stays near ten minutes; they
 are listed in ``TABLES`` and printed beside each row.
@@ -23,7 +33,7 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,10 +57,12 @@ TABLES: dict[str, Table] = {
     "abstrac": Table(2, {"target": 150}, hard_matches=24, normal_matches=40),
     "balance": Table(2, {"max_rounds": 1}, hard_matches=20, normal_matches=40),
     "plus_minus": Table(3, {}, hard_matches=12),
-    "absolute": Table(2, {"turn_limit": 10}, hard_matches=12),
+    "absolute": Table(2, {}, hard_matches=12),
     "abspecken": Table(2, {"end_threshold": 20}, hard_matches=12),
 }
 TARGET_2P = {"hard": 0.70, "normal": 0.60}
+GOING_OUT_TARGET = 0.60
+ROUND_LEVELS = ("normal", "hard")
 
 
 @dataclass
@@ -106,6 +118,21 @@ def play_match(
     return MatchResult(share, think, choice_think, moves)
 
 
+def first_round_end(game: str, players: int, seed: int, level: str, budget_s: float) -> str:
+    """How the first round of a match with ``level`` bots in every seat ends (its
+    ``ended_by``: ``went_out``, ``stalled`` or ``turn_limit``)."""
+    engine = REGISTRY[game]
+    state = engine.setup(players, seed, None)
+    rngs = [random.Random(f"{seed}/{s}") for s in range(players)]
+    while not state["rounds"]:
+        actor = min(engine.to_act(state))
+        info = info_set(engine, state, actor)
+        state = engine.apply(
+            state, actor, choose(engine, info, level, rngs[actor], budget_s=budget_s)
+        )
+    return str(state["rounds"][0]["ended_by"])
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
@@ -116,8 +143,16 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def target_for(level: str, players: int) -> float:
+def target_for(level: str, opponent: str, players: int) -> float:
+    """The share of wins a pairing must reach; against ``normal``, the interval's lower bound
+    must be above it (see ``reached``)."""
+    if opponent != "easy":
+        return 1.0 / players
     return TARGET_2P[level] if players == 2 else 2.0 / players
+
+
+def reached(opponent: str, share: float, low: float, target: float) -> bool:
+    return low > target if opponent != "easy" else share >= target
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,9 +161,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=",".join(g for g in TABLES if g in REGISTRY))
     parser.add_argument(
         "--pairs",
-        default="hard,normal",
-        help="levels to test against easy; 'hard/normal' tests hard against normal bots",
+        default="hard/normal",
+        help="'hard/normal' tests hard against normal bots; a level alone, against easy",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=10,
+        help="ABSOLUTE rounds per player count and level for the going-out shares (0: none)",
+    )
+    parser.add_argument("--round-think-ms", type=int, default=30)
     parser.add_argument(
         "--think-ms", type=int, default=int(os.environ.get("CARDROOM_BOT_THINK_MS", 300))
     )
@@ -186,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
                     for i in range(matches)
                 ]
                 pairings.append((game, table, pair, level, opponent, futures))
+        round_ends = (
+            submit_first_rounds(pool, args) if "absolute" in games and args.rounds > 0 else {}
+        )
         for game, table, pair, level, opponent, futures in pairings:
             results = [f.result() for f in futures]
             matches = len(results)
@@ -193,8 +238,8 @@ def main(argv: list[str] | None = None) -> int:
             low, high = wilson(wins, matches)
             think = [t for r in results for t in r.think]
             choice = [t for r in results for t in r.choice_think]
-            target = target_for(level, table.players) if opponent == "easy" else None
-            ok = target is None or wins / matches >= target
+            target = target_for(level, opponent, table.players)
+            ok = reached(opponent, wins / matches, low, target)
             failures += not ok
             options = ",".join(f"{k}={v}" for k, v in table.options.items())
             label = f"{table.players}p {options}".strip()
@@ -204,8 +249,61 @@ def main(argv: list[str] | None = None) -> int:
                 f"{'yes' if ok else 'NO':<3}{_ms(think):>11}{_ms(choice):>9}",
                 flush=True,
             )
-    print(f"\n{time.perf_counter() - started:.0f} s in all; {failures} pairing(s) below target")
+        if round_ends:
+            failures += print_going_out(round_ends, args)
+    print(f"\n{time.perf_counter() - started:.0f} s in all; {failures} row(s) below target")
     return 1 if failures else 0
+
+
+RoundEnds = dict[tuple[int, str], list[Future[str]]]
+
+
+def submit_first_rounds(pool: ProcessPoolExecutor, args: argparse.Namespace) -> RoundEnds:
+    """Queue ``--rounds`` first rounds of ABSOLUTE per player count and level."""
+    engine = REGISTRY["absolute"]
+    counts = range(engine.info.min_players, engine.info.max_players + 1)
+    budget_s = args.round_think_ms / 1000
+    return {
+        (players, level): [
+            pool.submit(
+                first_round_end, "absolute", players, args.seed * 1_000_003 + i, level, budget_s
+            )
+            for i in range(args.rounds)
+        ]
+        for players in counts
+        for level in ROUND_LEVELS
+    }
+
+
+def print_going_out(round_ends: RoundEnds, args: argparse.Namespace) -> int:
+    """Print the share of ABSOLUTE rounds ended by going out per player count and level;
+    return how many rows miss their target."""
+    print(
+        f"\nABSOLUTE rounds ended by a player going out (default options, every seat one level; "
+        f"{args.rounds} rounds per row, hard thinks {args.round_think_ms} ms per move)"
+    )
+    header = f"{'players':<9}{'level':<8}{'went out':>9}  {'share':>6}  {'95% CI':<15}{'ok':<3}"
+    print(header)
+    print("-" * len(header))
+    counts = sorted({players for players, _ in round_ends})
+    failures = 0
+    for players in counts:
+        shares = {}
+        for level in ROUND_LEVELS:
+            ends = [f.result() for f in round_ends[players, level]]
+            out = ends.count("went_out")
+            shares[level] = out / len(ends)
+            low, high = wilson(out, len(ends))
+            ok = shares[level] >= GOING_OUT_TARGET and (
+                level != "hard" or shares["hard"] >= shares["normal"]
+            )
+            failures += not ok
+            print(
+                f"{players:<9}{level:<8}{f'{out}/{len(ends)}':>9}  {shares[level]:>6.0%}  "
+                f"[{low:.2f}, {high:.2f}]  {'yes' if ok else 'NO':<3}",
+                flush=True,
+            )
+    return failures
 
 
 def _pct(value: float | None) -> str:

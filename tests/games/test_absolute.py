@@ -15,10 +15,12 @@ import pytest
 
 from games import IllegalAction, InvalidOptions, MalformedAction
 from games.absolute import ENGINE
+from games.absolute.actions import regroup_actions
 from games.absolute.cards import ALL_CARDS, VALUE, ZEROS, sort_cards, zero_can_be
 from games.absolute.groups import check_group
 from games.absolute.scoring import hand_penalty, score_set
 from games.base import Action, State
+from games.bots import choose, info_set
 from tests.games.playout import Trace, random_playout
 
 PLAYTHROUGH = Path(__file__).parent / "playthroughs" / "absolute.json"
@@ -241,6 +243,14 @@ def test_9_2_regroup_example_from_the_seed() -> None:
     # Simply laying B next to A scores 2 + 8 = 10 instead of 22.
     beside = ENGINE.apply(state, 0, play("+5C -8C +3D"))
     assert sorted(score_set(s["cards"])["score"] for s in beside["sets"]) == [2, 8]
+
+
+def test_9_2_the_seed_regroup_is_among_the_generated_regroups() -> None:
+    state = make_state(["+5C -8C +3D +9T", ""], [(0, "-1D -2D +0C")])
+    generated = regroup_actions(state, 0)
+    assert play("-2D -1D +3D", "-8C +0C +5C") in generated
+    assert play("+5C -8C +3D") not in generated  # laying the part beside the set is no regroup
+    assert regroup_actions(state, 1) == []
 
 
 def test_9_2_regroup_really_revalues_the_zero() -> None:
@@ -1025,6 +1035,65 @@ def test_legal_actions_keep_their_recorded_order(traces: list[Trace]) -> None:
                 count += len(legal)
                 digest.update(json.dumps(legal).encode())
     assert (count, digest.hexdigest()[:16]) == (84506, "a38d6936a8cb8d9f")
+
+
+def bot_played_states() -> list[State]:
+    """Play-phase states from matches of ``normal`` bots, which lay and split big sets."""
+    found = []
+    for seed, players in enumerate([2, 4, 6]):
+        state = ENGINE.setup(players, 300 + seed)
+        rngs = [random.Random(f"{seed}/{s}") for s in range(players)]
+        while state["round"] == 1 and not ENGINE.is_over(state):
+            seat = min(ENGINE.to_act(state))
+            if state["phase"] == "play":
+                found.append(state)
+            action = choose(ENGINE, info_set(ENGINE, state, seat), "normal", rngs[seat])
+            state = ENGINE.apply(state, seat, action)
+    return found
+
+
+def test_generated_regroups_are_legal_and_canonical(traces: list[Trace]) -> None:
+    """Every regroup ``regroup_actions`` offers is accepted by ``apply``, is its own canonical
+    form, is no listed action, and turns one own set into two."""
+    states = [s for trace in traces for s in trace.states] + bot_played_states()
+    checked = 0
+    for state in states:
+        seat = state["turn"]["seat"] if state["turn"] is not None else 0
+        generated = regroup_actions(state, seat)
+        assert all(
+            regroup_actions(state, other) == []
+            for other in range(state["players"])
+            if other != seat
+        )
+        if not generated:
+            continue
+        listed = {normal(a) for a in ENGINE.legal_actions(state, seat)}
+        keys = [normal(a) for a in generated]
+        assert len(set(keys)) == len(keys), "a regroup is offered twice"
+        owned = sum(1 for s in state["sets"] if s["owner"] == seat)
+        for action in generated:
+            assert ENGINE.parse_action(json.loads(json.dumps(action))) == action
+            assert normal(action) not in listed
+            after = ENGINE.apply(state, seat, action)
+            check_invariants(after)
+            check_zero_rule(state, after, seat)
+            assert sum(1 for s in after["sets"] if s["owner"] == seat) == owned + 1
+            checked += 1
+    assert checked >= 1_000
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_normal_bots_go_out_without_a_turn_limit(players: int) -> None:
+    """Issue 27: with the default options (no turn limit), rounds of ``normal`` bots end by a
+    player going out, not by the safety valve (before regroups, 0 of 30 did at 6 players)."""
+    for seed in range(2):
+        state = ENGINE.setup(players, 40 + seed)
+        rngs = [random.Random(f"{seed}/{s}") for s in range(players)]
+        while not state["rounds"]:
+            seat = min(ENGINE.to_act(state))
+            action = choose(ENGINE, info_set(ENGINE, state, seat), "normal", rngs[seat])
+            state = ENGINE.apply(state, seat, action)
+        assert state["rounds"][0]["ended_by"] == "went_out"
 
 
 def candidate_actions(state: State, seat: int) -> list[Action]:

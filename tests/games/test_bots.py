@@ -54,7 +54,9 @@ def test_unknown_level_is_refused(engine: Engine) -> None:
 def test_every_level_plays_a_legal_action(engine: Engine) -> None:
     for index, (state, seat) in enumerate(decision_points(engine, range(3), every=8)):
         info = info_set(engine, state, seat)
-        assert info.legal == engine.legal_actions(state, seat)
+        listed = engine.legal_actions(state, seat)
+        more = game_bots(engine).more_actions
+        assert info.legal == listed + (more(state, seat) if more is not None else [])
         for level in LEVELS:
             action = choose(
                 engine,
