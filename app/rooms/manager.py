@@ -62,7 +62,7 @@ class RoomLimits:
     idle_seconds: float = 300.0  # a loaded room nobody uses is dropped from memory after it
 
 
-@dataclass
+@dataclass(slots=True)
 class Effects:
     """What a room change means for everyone else; :meth:`RoomManager._after` acts on it."""
 
@@ -552,7 +552,8 @@ class RoomManager:
 
     async def play_for(self, runtime: RoomRuntime, seat: Seat, action: Action) -> None:
         """A move the server makes for a seat (a bot's, or a timer's fallback)."""
-        await self._run(runtime, lambda: self._play(runtime, seat, action, runtime.seq))
+        seq = runtime.seq  # the table it was chosen for: a move made meanwhile makes it stale
+        await self._run(runtime, lambda: self._play(runtime, seat, action, seq))
 
     async def _play(
         self, runtime: RoomRuntime, seat: Seat, action: Any, seq: int | None
@@ -605,10 +606,14 @@ class RoomManager:
         runtime.advance(seat, action, new_state, commit.at)
         if ended is not None:
             runtime.end(ended)
-        event = {"kind": "move", "match_id": match.id, "seq": next_seq, "seat": seat}
-        return Effects(
-            room=ended is not None, state=True, first=seat, event={**event, "action": action}
-        )
+        event = {
+            "kind": "move",
+            "match_id": match.id,
+            "seq": next_seq,
+            "seat": seat,
+            "action": action,
+        }
+        return Effects(room=ended is not None, state=True, first=seat, event=event)
 
     async def forfeit(self, runtime: RoomRuntime, seat: Seat, reason: str) -> None:
         """End the match now: ``seat`` loses, every other seat shares the win."""
