@@ -40,7 +40,7 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     for server_log in ("uvicorn.error", "uvicorn.access"):
         logging.getLogger(server_log).addFilter(REDACT_QUERY_TOKENS)
     app = FastAPI(title="cardroom", lifespan=lifespan)
-    install_error_handlers(app)
+    install_error_handlers(app, not_found_page=pages.not_found_page)
     for module in (players, games, rooms, matches, ratings):
         app.include_router(module.router)
     app.include_router(rooms.play_router)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException
@@ -64,7 +65,11 @@ class RefuseNulBytes:
         await self.app(scope, receive, send)
 
 
-def install(app: FastAPI) -> None:
+# Answers a 404 outside the API as a page: the HTML page, or ``None`` for the JSON error.
+NotFoundPage = Callable[[Request], Response | None]
+
+
+def install(app: FastAPI, *, not_found_page: NotFoundPage | None = None) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, error: ApiError) -> JSONResponse:
         return error_response(error.status, error.code, error.message)
@@ -96,7 +101,11 @@ def install(app: FastAPI) -> None:
         return response
 
     @app.exception_handler(HTTPException)
-    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        if error.status_code == 404 and not_found_page is not None:
+            page = not_found_page(request)
+            if page is not None:
+                return page
         code = HTTP_CODES.get(error.status_code, "error")
         message = error.detail if isinstance(error.detail, str) else code.replace("_", " ")
         return error_response(error.status_code, code, message)

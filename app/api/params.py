@@ -11,7 +11,7 @@ from typing import Annotated
 
 from fastapi import Path, Query
 
-LARGEST = 2**31 - 1
+from app.db.models import LARGEST_ID as LARGEST
 
 PathId = Annotated[int, Path(ge=1, le=LARGEST)]  # a match or player
 PathNumber = Annotated[int, Path(ge=0, le=LARGEST)]  # a seat or move, counted from 0

@@ -21,6 +21,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+# The largest id an INTEGER column holds in every database (Postgres's; SQLite's is 2**63 - 1).
+LARGEST_ID = 2**31 - 1
+
 
 class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}

@@ -1,13 +1,20 @@
 """The HTML pages. Each passes only ids to its template; the page's ES module fetches the rest
-from the JSON API, so this layer needs no database and imports nothing else from ``app``."""
+from the JSON API. A room, match or player page first checks that its id names something (the
+same lookups the API makes); a page that names nothing answers the 404 page."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
+
+from app.db.history import match_summary
+from app.db.models import LARGEST_ID
+from app.db.players import player_by_id
+from app.rooms.errors import RoomError
+from app.services import Services
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STATIC_DIR = REPO_ROOT / "static"
@@ -17,6 +24,51 @@ templates = Jinja2Templates(directory=TEMPLATES_DIR)
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 
+# Paths that are not pages: their errors stay JSON (app.api.errors).
+NOT_PAGES = ("/api", "/ws", "/static", "/healthz")
+
+
+def is_page(request: Request) -> bool:
+    """Whether ``request`` is a browser's visit to a page: a GET or HEAD outside the API, the
+    room sockets, the static files and the health check."""
+    path = request.url.path
+    outside = not any(path == p or path.startswith(p + "/") for p in NOT_PAGES)
+    return outside and request.method in ("GET", "HEAD")
+
+
+NOT_FOUND = {
+    "page": "There is no such page.",
+    "room": "There is no such room: it may have been closed.",
+    "match": "There is no such match.",
+    "player": "There is no such player.",
+}
+
+
+def not_found(request: Request, what: str = "page") -> HTMLResponse:
+    return templates.TemplateResponse(
+        request,
+        "not_found.html",
+        {"page": "not_found", "sentence": NOT_FOUND[what]},
+        status_code=404,
+    )
+
+
+def not_found_page(request: Request) -> HTMLResponse | None:
+    """The 404 page for an unknown page; ``None`` for the API's paths (a JSON error)."""
+    return not_found(request) if is_page(request) else None
+
+
+def services_of(request: Request) -> Services:
+    return request.app.state.services
+
+
+def parse_id(text: str) -> int | None:
+    """A match's or player's id in a path, or ``None`` when it cannot name one."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(LARGEST_ID)):
+        return None
+    number = int(text)
+    return number if 1 <= number <= LARGEST_ID else None
+
 
 @router.get("/", name="lobby")
 async def lobby(request: Request) -> HTMLResponse:
@@ -24,7 +76,13 @@ async def lobby(request: Request) -> HTMLResponse:
 
 
 @router.get("/rooms/{room_id}", name="room")
-async def room(request: Request, room_id: str) -> HTMLResponse:
+async def room(request: Request, room_id: str) -> Response:
+    try:
+        await services_of(request).manager.room(room_id)
+    except RoomError as error:
+        if error.status == 404:
+            return not_found(request, "room")
+        raise
     return templates.TemplateResponse(request, "room.html", {"page": "room", "room_id": room_id})
 
 
@@ -34,14 +92,20 @@ async def matches(request: Request) -> HTMLResponse:
 
 
 @router.get("/matches/{match_id}", name="match")
-async def match(request: Request, match_id: int) -> HTMLResponse:
+async def match(request: Request, match_id: str) -> Response:
+    number = parse_id(match_id)
+    if number is None or await match_summary(services_of(request).db, number) is None:
+        return not_found(request, "match")
     return templates.TemplateResponse(
-        request, "match.html", {"page": "matches", "match_id": match_id}
+        request, "match.html", {"page": "matches", "match_id": number}
     )
 
 
 @router.get("/players/{player_id}", name="player")
-async def player(request: Request, player_id: int) -> HTMLResponse:
+async def player(request: Request, player_id: str) -> Response:
+    number = parse_id(player_id)
+    if number is None or await player_by_id(services_of(request).db, number) is None:
+        return not_found(request, "player")
     return templates.TemplateResponse(
-        request, "player.html", {"page": "player", "player_id": player_id}
+        request, "player.html", {"page": "player", "player_id": number}
     )

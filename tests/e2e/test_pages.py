@@ -1,0 +1,84 @@
+"""Pages a newcomer understands: an address that names nothing answers a 404 page that says so
+in one sentence and leads back to the lobby (the API keeps its JSON errors), and a first visit
+logs no error in the console."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.visitors import visitor
+
+NAMES_NOTHING = {
+    "/nope": "There is no such page.",
+    "/rooms/doesnotexist": "There is no such room: it may have been closed.",
+    "/matches/99999": "There is no such match.",
+    "/players/99999": "There is no such player.",
+    "/matches/99999999999999999999": "There is no such match.",
+    "/players/0": "There is no such player.",
+    "/players/abc": "There is no such player.",
+}
+API_PATHS = (
+    "/api/nope",
+    "/api/rooms/doesnotexist",
+    "/api/matches/99999",
+    "/api/players/99999",
+    "/api/matches/99999999999999999999",
+    "/static/nope.js",
+    "/ws/nope",
+    "/healthz/nope",
+)
+
+
+def console_errors(page: Page) -> list[str]:
+    """The page's console errors and script errors, as they come."""
+    errors: list[str] = []
+    page.on(
+        "console", lambda m: errors.append(f"{m.text} {m.location}") if m.type == "error" else None
+    )
+    page.on("pageerror", lambda error: errors.append(f"script error: {error}"))
+    return errors
+
+
+@pytest.mark.parametrize("path", NAMES_NOTHING)
+def test_an_address_that_names_nothing_is_a_404_page_with_a_way_back(
+    new_page: Callable[..., Page], path: str
+) -> None:
+    page = new_page()
+    errors = console_errors(page)
+    answer = page.goto(path)
+    assert answer is not None and answer.status == 404, path
+    assert answer.headers["content-type"].startswith("text/html")
+    main = page.locator("main")
+    expect(main.locator("p").first).to_have_text(NAMES_NOTHING[path], use_inner_text=True)
+    expect(main).not_to_contain_text("Loading")
+    expect(page.locator("#chat-form")).to_have_count(0)  # no room to chat in
+    back = main.get_by_role("link", name="Back to the lobby")
+    expect(back).to_have_attribute("href", "/")
+    expect(page.locator("#name-form")).to_be_visible()  # the site's header, as everywhere
+    back.click()
+    page.wait_for_url("**/")
+    expect(page.locator("h1")).to_have_text("Lobby")
+    # Chromium logs the page's own 404 status; nothing else may fail
+    assert [e for e in errors if answer.url not in e] == [], errors
+
+
+@pytest.mark.parametrize("path", API_PATHS)
+def test_the_api_keeps_its_json_404(new_page: Callable[..., Page], path: str) -> None:
+    page = new_page()
+    answer = page.request.get(path)
+    assert answer.status == 404, path
+    assert answer.headers["content-type"] == "application/json", path
+    assert answer.json()["error"]["code"] == "not_found", path
+
+
+def test_a_room_match_and_player_that_exist_are_pages(new_page: Callable[..., Page]) -> None:
+    page = visitor(new_page, "Pagey")
+    me = page.request.get("/api/me").json()
+    room = page.request.post("/api/play-now", data={"game": "abstrac"}).json()
+    for path in (f"/rooms/{room['id']}", f"/matches/{room['match_id']}", f"/players/{me['id']}"):
+        answer = page.goto(path)
+        assert answer is not None and answer.status == 200, path
+        expect(page.locator("main")).not_to_contain_text("There is no such")
