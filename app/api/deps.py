@@ -26,9 +26,10 @@ async def optional_player(request: Request, services: ServicesDep) -> PlayerReco
     return await services.players.by_token(token) if token else None
 
 
-async def current_player(
-    player: Annotated[PlayerRecord | None, Depends(optional_player)],
-) -> PlayerRecord:
+OptionalPlayerDep = Annotated[PlayerRecord | None, Depends(optional_player)]
+
+
+async def current_player(player: OptionalPlayerDep) -> PlayerRecord:
     if player is None:
         raise ApiError(401, "unauthorized", "Choose a name first (POST /api/players).")
     return player

@@ -1,7 +1,8 @@
 """Guest identities: ``POST /api/players``, ``GET /api/me``, ``GET /api/players/{id}``.
 
-Beside the contract: ``GET /api/players?name=&limit=`` (a name search, by prefix, any case)
-and ``GET /api/players/{id}/stats`` (per-game record and rating).
+Beside the contract: ``GET /api/players?name=&limit=`` (a name search, by prefix, any case),
+``GET /api/players/{id}/stats`` (per-game record and rating) and ``GET /api/session`` (who is
+calling, ``null`` for a visitor without a name: a first visit asks without a 401).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, StringConstraints
 
-from app.api.deps import PlayerDep, ServicesDep
+from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep
 from app.api.errors import ApiError
 from app.api.params import PathId
 from app.db.history import player_stats, search_players
@@ -52,6 +53,11 @@ async def register(body: NewPlayer, response: Response, services: ServicesDep) -
 @router.get("/me")
 async def me(player: PlayerDep) -> dict[str, object]:
     return player.to_json()
+
+
+@router.get("/session")
+async def session(player: OptionalPlayerDep) -> dict[str, object]:
+    return {"player": player.to_json() if player is not None else None}
 
 
 @router.get("/players/{player_id}")

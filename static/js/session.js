@@ -1,4 +1,5 @@
-// session.js: the signed-in player shown in the header. GET /api/me tells who we are; on 401 the
+// session.js: the signed-in player shown in the header. GET /api/session tells who we are (it
+// answers {"player": null} rather than a 401, so a first visit logs no error); without a name the
 // header shows the "choose a name" form, which POSTs /api/players {"name"}. The server answers
 // with an HttpOnly cookie, so later fetches and the WebSocket are authenticated automatically.
 //
@@ -11,9 +12,9 @@ import { say } from "./dom.js";
 let player = null;
 let resolveSignedIn;
 const ready = new Promise((resolve) => { resolveSignedIn = resolve; });
-const known = get("/api/me").then(
-  (me) => { setPlayer(me); return me; },
-  (error) => { if (error.status !== 401) console.warn("GET /api/me:", error.message); showForm(); return null; },
+const known = get("/api/session").then(
+  ({ player: me }) => { if (me) setPlayer(me); else showForm(); return me; },
+  (error) => { console.warn("GET /api/session:", error.message); showForm(); return null; },
 );
 
 export function signedIn() { return ready; }

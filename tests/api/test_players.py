@@ -43,6 +43,14 @@ def test_me_without_or_with_a_wrong_token_is_401(live_server: str) -> None:
     assert wrong.json()["error"]["code"] == "unauthorized"
 
 
+def test_session_answers_null_without_a_name_and_the_player_with_one(live_server: str) -> None:
+    for headers in ({}, {"Authorization": "Bearer nope"}):
+        answer = httpx.get(f"{live_server}/api/session", headers=headers)
+        assert answer.status_code == 200 and answer.json() == {"player": None}, headers
+    guest = Guest(live_server, "Sessa")
+    assert guest.http.get("/api/session").json() == {"player": guest.http.get("/api/me").json()}
+
+
 def test_games_lists_abstrac_with_its_options(live_server: str) -> None:
     games = {g["id"]: g for g in httpx.get(f"{live_server}/api/games").json()}
     abstrac = games["abstrac"]

@@ -82,3 +82,16 @@ def test_a_room_match_and_player_that_exist_are_pages(new_page: Callable[..., Pa
         answer = page.goto(path)
         assert answer is not None and answer.status == 200, path
         expect(page.locator("main")).not_to_contain_text("There is no such")
+
+
+def test_a_first_visit_logs_no_console_error(new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    errors = console_errors(page)
+    page.goto("/")
+    expect(page.locator("#name-form")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    for path in ("/matches",):
+        page.goto(path)
+        expect(page.locator("#name-form")).to_be_visible()
+        page.wait_for_load_state("networkidle")
+    assert errors == [], errors
