@@ -33,7 +33,8 @@
  *                          Returns a Promise that resolves with the next
  *                          state message, or rejects with an Error whose message is the
  *                          server's sentence when that action is refused (the core shows it
- *                          with explain() too).
+ *                          with explain() too, until the next state arrives or the player
+ *                          acts again).
  *     explain(text)        shows a sentence near the table, e.g. why a click is not allowed;
  *                          explain("") clears it.
  *   }
@@ -116,6 +117,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
   let latest = null;
   let table = null; // { instance, matchId, seat, perspective }
   let nextRef = 1;
+  let refused = false; // the message shows the server's refusal, which the next state or act clears
   let followed = validSeat(follow) ? follow : 0; // the seat a spectator follows
   const baseTitle = document.title;
   const clocks = startClocks(root); // the turn clocks the renderer draws, kept current
@@ -126,10 +128,22 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
 
   // The seat the table is drawn around: a player's own, else the one the spectator follows.
   const perspective = () => (seat !== null ? seat : validSeat(followed) ? followed : 0);
-  const ctx = () => ({ seat, perspective: perspective(), names, act, explain });
+  const ctx = () => ({ seat, perspective: perspective(), names, act, explain: say });
+
+  // An explanation (the renderer's or the core's); a refusal is one the server sent.
+  function say(text, { refusal = false } = {}) {
+    refused = refusal && Boolean(text);
+    explain(text);
+  }
+
+  // A refusal answers the move before: once the table changes or the player acts, it is over.
+  function clearRefusal() {
+    if (refused) say("");
+  }
 
   function act(action) {
     if (!latest) return Promise.reject(new Error("The match has not started yet."));
+    clearRefusal();
     const ref = nextRef++;
     const seq = latest.seq;
     // `seq` guards a turn against moves the player has not seen yet. In a simultaneous phase
@@ -138,7 +152,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
       : { type: "action", action, seq, ref };
     if (!socket.send(message)) {
       const error = new Error("Not connected to the server; your move was not sent. Reconnecting…");
-      explain(error.message);
+      say(error.message);
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => pending.set(ref, { seq, resolve, reject }));
@@ -178,6 +192,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
 
   async function showState(msg) {
     latest = msg;
+    clearRefusal(); // before the renderer's update, which may explain the new state itself
     for (const [ref, waiting] of pending) {
       if (msg.seq > waiting.seq) { pending.delete(ref); waiting.resolve(msg); }
     }
@@ -209,7 +224,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
       pending.delete(msg.ref);
       waiting.reject(Object.assign(new Error(text), { code: msg.code }));
     }
-    explain(text);
+    say(text, { refusal: true });
   }
 
   const handlers = {

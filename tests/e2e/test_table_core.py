@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.e2e.visitors import visitor
 
@@ -190,3 +190,66 @@ def test_absolute_rules_in_the_browser_agree_with_the_engine(
         expected = {k: case[k] for k in ("valid", "code", "zero", "score", "sorted")}
         assert got == expected, case["cards"]
     assert results["hands"] == [case["penalty"] for case in fixture["hands"]]
+
+
+def test_a_refusal_leaves_when_the_next_state_arrives_or_the_player_acts(
+    new_page: Callable[..., Page],
+) -> None:
+    """ABSOLUTE against a bot: a refusal that comes while the bot plays is cleared by the
+    bot's state, and one that comes on the visitor's turn by the visitor's next move (its
+    answer held back, so only the act clears it), well before the 10 s an explanation lasts."""
+    page = visitor(new_page, unique("Ref"))
+    relays: list[WebSocketRoute] = []
+    held: list[str | bytes] = []
+    holding = {"bot": False, "all": False}
+
+    def relay(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state":
+                by_bot = (data.get("last") or {}).get("seat") not in (None, 0)
+                if holding["all"] or (holding["bot"] and by_bot):
+                    held.append(message)
+                    return
+            ws.send(message)
+
+        server.on_message(from_server)
+        relays.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/rooms/"), relay)
+    started_room(page, "absolute", {})
+    message = page.locator("#table-message")
+    refusal = {"type": "error", "code": "not_your_turn", "ref": None}
+
+    def release() -> None:
+        holding.update(bot=False, all=False)
+        while held:
+            relays[-1].send(held.pop(0))
+
+    # the visitor draws and discards; the bot's answer is held back
+    holding["bot"] = True
+    page.locator("[data-focus=deck].is-lit").click()
+    page.locator(".abs-hand button.abs-card").first.click()
+    page.locator("[data-focus=tray-discard]").click()
+    for _ in range(50):  # the relay runs while the test waits
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the bot's move was not held"
+    relays[-1].send(json.dumps({**refusal, "message": "It is not your turn: Bot is playing."}))
+    expect(message).to_have_text("It is not your turn: Bot is playing.")
+    expect(message).to_be_visible()
+    release()  # the bot's state arrives
+    expect(message).to_be_hidden(timeout=3000)
+    expect(page.locator("[data-focus=deck].is-lit")).to_be_visible()
+
+    # on the visitor's turn: a refusal, then the visitor acts while every state is held
+    holding["all"] = True
+    relays[-1].send(json.dumps({**refusal, "message": "Wait a moment, please."}))
+    expect(message).to_have_text("Wait a moment, please.")
+    page.locator("[data-focus=deck].is-lit").click()
+    expect(message).to_be_hidden(timeout=3000)
+    release()
+    expect(page.locator(".move-log-list li").first).to_have_text("You drew from the deck.")
