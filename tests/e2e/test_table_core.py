@@ -229,8 +229,10 @@ def test_a_refusal_leaves_when_the_next_state_arrives_or_the_player_acts(
             relays[-1].send(held.pop(0))
 
     # the visitor draws and discards; the bot's answer is held back
+    deck = page.locator("[data-focus=deck].is-lit")
+    expect(deck).to_be_visible(timeout=30_000)  # the match has started, the visitor to act
     holding["bot"] = True
-    page.locator("[data-focus=deck].is-lit").click()
+    deck.click()
     page.locator(".abs-hand button.abs-card").first.click()
     page.locator("[data-focus=tray-discard]").click()
     for _ in range(50):  # the relay runs while the test waits
