@@ -11,15 +11,21 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 def make_engine(
     url: str, pool_size: int = 40, max_overflow: int = 0, pool_timeout: float = 10.0
 ) -> AsyncEngine:
+    """``hide_parameters``: a statement's error (logged when a move batch is refused) never
+    carries its values, which may be a snapshot's hidden hands and seed."""
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     # No pre-ping: it would cost a round trip on every checkout. A connection the database
     # dropped (a restart) fails its statement once; SQLAlchemy then recycles the whole pool,
     # the move log retries on a new connection and a request answers 503 (see api/errors.py).
     return create_async_engine(
-        url, pool_size=pool_size, max_overflow=max_overflow, pool_timeout=pool_timeout
+        url,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_timeout=pool_timeout,
+        hide_parameters=True,
     )
 
 

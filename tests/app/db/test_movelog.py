@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import make_engine
@@ -141,3 +142,24 @@ def test_refused_moves_never_keep_a_connection(database_url: str) -> None:
     held, stored = run_on_own_loop(run())
     assert held <= 2
     assert stored is True
+
+
+def test_a_refused_statement_logs_no_values(database_url: str) -> None:
+    """A database error never carries the statement's values into a log line: they may be
+    a snapshot holding every hidden hand and the seed."""
+    secret = "hidden-hand-7H-seed-424242"
+
+    async def run() -> str:
+        db = make_engine(database_url)
+        try:
+            await upgrade_to_head(db)
+            async with db.begin() as conn:
+                await conn.execute(text("SELECT * FROM no_such_table WHERE x = :x"), {"x": secret})
+        except DBAPIError as error:
+            return str(error)
+        finally:
+            await db.dispose()
+        return ""
+
+    message = run_on_own_loop(run())
+    assert "no_such_table" in message and secret not in message
