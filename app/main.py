@@ -7,6 +7,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -48,12 +49,14 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
 
     @app.get("/healthz", include_in_schema=False)
-    async def health() -> dict[str, str | int]:
-        manager = app.state.services.manager
+    async def health() -> dict[str, Any]:
+        services = app.state.services
+        manager, reviews = services.manager, services.reviews
         return {
             "status": "ok",
             "rooms_in_memory": manager.rooms_in_memory,
             "loads_under_way": manager.loads_under_way,
+            "reviews": {"waiting": reviews.waiting, "stored": reviews.stored},
         }
 
     # Room sockets first: each coroutine a socket waits in costs memory for its whole life, so

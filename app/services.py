@@ -17,7 +17,9 @@ from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.manager import RoomLimits, RoomManager
 from app.rooms.ports import Broker
 from app.rooms.replays import Replays
+from app.rooms.reviews import Reviews
 from app.settings import Settings
+from games.review import Budget
 
 
 @dataclass
@@ -30,6 +32,7 @@ class Services:
     manager: RoomManager
     players: PlayerDirectory
     replays: Replays
+    reviews: Reviews
     resuming: asyncio.Task[None] | None = None
     sweeping: asyncio.Task[None] | None = None
 
@@ -65,7 +68,19 @@ class Services:
         )
         hub.manager = manager
         await broker.start(manager.on_event)
-        services = cls(settings, db, store, broker, hub, manager, PlayerDirectory(db), Replays(db))
+        replays = Replays(db)
+        reviews = Reviews(
+            db,
+            replays,
+            clock,
+            budget=Budget(settings.review_iterations, settings.review_playouts),
+            queue_size=settings.review_queue,
+        )
+        if settings.review_on_finish:
+            manager.on_match_end = reviews.enqueue
+        services = cls(
+            settings, db, store, broker, hub, manager, PlayerDirectory(db), replays, reviews
+        )
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())
         services.sweeping = loop.create_task(manager.sweep(), name="evict idle rooms")
@@ -76,6 +91,7 @@ class Services:
             if task is not None:
                 task.cancel()
         await self.manager.close()
+        await self.reviews.close()
         await self.broker.stop()
         await self.store.close()
         await self.db.dispose()

@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     max_open_rooms: int = Field(10, ge=1)
     max_bot_matches: int = Field(2, ge=0)
     room_idle_seconds: float = Field(300.0, gt=0)
+    # match reviews (games/review.py): each decision's budget, the queue's bound, and whether
+    # every finished match is queued at once (else only when someone asks for its review)
+    review_iterations: int = Field(48, ge=1)
+    review_playouts: int = Field(16, ge=1)
+    review_queue: int = Field(256, ge=1)
+    review_on_finish: bool = True
     # Without the proxy in front (deploy/), nothing else caps what a client may send.
     max_body_bytes: int = Field(64 * 1024, ge=1)
     host: str = "127.0.0.1"

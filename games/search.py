@@ -198,7 +198,7 @@ def _iterate(
             break
         seat = min(engine.to_act(state))
         legal = bot_actions(engine, bots, state, seat)
-    rewards = _playout(engine, bots, state, stage, rng, depth)
+    rewards = playout(engine, bots, state, stage, rng, depth)
     for visited in path:
         visited.visits += 1
         if visited is not root:
@@ -238,7 +238,7 @@ def _stops(engine: Engine, bots: GameBots, state: State, stage: Any) -> bool:
     return bots.stage is not None and bots.stage(state) != stage
 
 
-def _playout(
+def playout(
     engine: Engine, bots: GameBots, state: State, stage: Any, rng: random.Random, depth: int
 ) -> Sequence[float]:
     policy = bots.rollout

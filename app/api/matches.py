@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
 
 from app.api.deps import ServicesDep
 from app.api.errors import ApiError
@@ -103,3 +104,11 @@ async def replay(match_id: PathId, services: ServicesDep) -> dict[str, Any]:
 @router.get("/{match_id}/replay/{seq}")
 async def replay_at(match_id: PathId, seq: PathNumber, services: ServicesDep) -> dict[str, Any]:
     return (await services.replays.of(match_id)).step(seq)
+
+
+@router.get("/{match_id}/review", responses={202: {"description": "Queued or computing"}})
+async def review(match_id: PathId, services: ServicesDep) -> JSONResponse:
+    """The hard bot's review of a finished match: 200 when done, 202 with the number of
+    reviews ahead of it while it waits or is computed (asking queues it)."""
+    answer = await services.reviews.status(match_id)
+    return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)

@@ -140,6 +140,16 @@ class Snapshot(Base):
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+class MatchReview(Base):
+    """A finished match's decisions weighed by the hard bot (``games.review``), computed once."""
+
+    __tablename__ = "match_reviews"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+    computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class ChatMessage(Base):
     __tablename__ = "chat_messages"
 

@@ -33,6 +33,9 @@ class ErrorCode(StrEnum):
     # a replay refused
     MATCH_RUNNING = "match_running"
     RULES_CHANGED = "rules_changed"
+    # a review refused
+    REVIEWS_BUSY = "reviews_busy"
+    REVIEW_FAILED = "review_failed"
 
 
 class RoomError(Exception):

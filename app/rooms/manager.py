@@ -71,6 +71,7 @@ class Effects:
     first: Seat | None = None  # whose sockets get the new state first (the mover's)
     event: dict[str, Any] | None = None  # for the other processes
     refusal: ActionRefused | None = None  # raised to the caller once the change is out
+    ended: int | None = None  # the match this change ended, for ``RoomManager.on_match_end``
 
 
 Command = Callable[[], Awaitable[Effects]]
@@ -106,6 +107,8 @@ class RoomManager:
             bot_think, quick_s=bot_quick, clock=clock.monotonic, sleep=clock.sleep
         )
         self.process_id = uuid.uuid4().hex
+        self.on_match_end: Callable[[int], object] | None = None
+        """Told the id of every match that ends in this process with a result."""
 
     # -- loading ---------------------------------------------------------------------
     async def runtime(self, room_id: str) -> RoomRuntime:
@@ -299,6 +302,8 @@ class RoomManager:
             self.audience.room_changed(room_id)
         if effects.event is not None:
             await self.broker.publish(room_id, effects.event)
+        if effects.ended is not None and self.on_match_end is not None:
+            self.on_match_end(effects.ended)
         self._schedule_bots(runtime)
         self._watch(runtime)
 
@@ -613,7 +618,13 @@ class RoomManager:
             "seat": seat,
             "action": action,
         }
-        return Effects(room=ended is not None, state=True, first=seat, event=event)
+        return Effects(
+            room=ended is not None,
+            state=True,
+            first=seat,
+            event=event,
+            ended=None if ended is None else match.id,
+        )
 
     async def forfeit(self, runtime: RoomRuntime, seat: Seat, reason: str) -> None:
         """End the match now: ``seat`` loses, every other seat shares the win."""
@@ -632,7 +643,7 @@ class RoomManager:
             end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
             await self.store.finish(end)
             runtime.end(outcome)
-            return Effects(room=True, state=True, event={"kind": "room"})
+            return Effects(room=True, state=True, event={"kind": "room"}, ended=end.match_id)
 
         await self._run(runtime, forfeit)
 
