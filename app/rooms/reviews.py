@@ -3,8 +3,9 @@
 A review weighs every decision of a match with the hard bot's search: seconds to minutes of
 CPU. It must never slow live play, so:
 
-- it runs in a worker process of its own at the lowest CPU priority (``nice`` 19), apart from
-  the live bots' pool, so the kernel serves the event loop and live searches first;
+- it runs in a worker process of its own at the lowest CPU priority (``SCHED_IDLE``, and
+  ``nice`` 19), apart from the live bots' pool, so the kernel serves the event loop and live
+  searches first;
 - matches wait in a bounded queue, first come, first served, one review at a time; a full
   queue turns further requests away (503 ``reviews_busy``) until it drains;
 - each decision has a fixed budget of search iterations and playouts and no clock, so the
@@ -37,7 +38,11 @@ PART = 16
 
 
 def _lowest_priority() -> None:
+    """Run only on CPU time nothing else wants (Linux's ``SCHED_IDLE``: a waking server or
+    live bot preempts it at once); where that policy is missing, the lowest ``nice``."""
     os.nice(19)
+    if hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 class Reviews:

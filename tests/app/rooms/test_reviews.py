@@ -20,8 +20,10 @@ def test_the_queue_holds_each_match_once_and_refuses_past_its_bound(database_url
 
 
 def test_reviews_run_at_the_lowest_cpu_priority(database_url: str) -> None:
-    async def work(services: Services) -> int:
+    async def work(services: Services) -> tuple[int, int]:
         worker = services.reviews._workers()
-        return await asyncio.wrap_future(worker.submit(os.nice, 0))
+        niceness = await asyncio.wrap_future(worker.submit(os.nice, 0))
+        policy = await asyncio.wrap_future(worker.submit(os.sched_getscheduler, 0))
+        return niceness, policy
 
-    assert with_services(database_url, work) == 19
+    assert with_services(database_url, work) == (19, os.SCHED_IDLE)
