@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import make_engine
 from app.db.migrate import upgrade_to_head
 from app.db.players import PlayerDirectory
+from app.db.signin_limit import SigninLimit
 from app.db.store import Store, open_store
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
@@ -30,6 +32,8 @@ class Services:
     manager: RoomManager
     players: PlayerDirectory
     replays: Replays
+    signins: SigninLimit
+    clock: Clock
     resuming: asyncio.Task[None] | None = None
     sweeping: asyncio.Task[None] | None = None
 
@@ -65,7 +69,25 @@ class Services:
         )
         hub.manager = manager
         await broker.start(manager.on_event)
-        services = cls(settings, db, store, broker, hub, manager, PlayerDirectory(db), Replays(db))
+        signins = SigninLimit(
+            db,
+            clock.now,
+            timedelta(seconds=settings.signin_window_seconds),
+            per_username=settings.signin_failures_per_username,
+            per_address=settings.signin_failures_per_address,
+        )
+        services = cls(
+            settings,
+            db,
+            store,
+            broker,
+            hub,
+            manager,
+            PlayerDirectory(db),
+            Replays(db),
+            signins,
+            clock,
+        )
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())
         services.sweeping = loop.create_task(manager.sweep(), name="evict idle rooms")
