@@ -69,10 +69,10 @@ async def sign_in(
     key, address = username_key(body.username.strip()), client_address(request)
     await within_limit(services, key, address)
     account = await account_by_username(services.db, body.username.strip())
-    if not await password_matches(body.password, account.password_hash if account else None):
+    matches = await password_matches(body.password, account.password_hash if account else None)
+    if account is None or not matches:
         await services.signins.failed(key, address)
         raise ApiError(401, "bad_credentials", BAD_CREDENTIALS)
-    assert account is not None
     await services.signins.succeeded(key)
     return await sign_in_as(account, request, response, services)
 

@@ -30,7 +30,6 @@ class Caller:
 
     player: PlayerRecord
     session_id: int
-    token_hash: str
 
 
 async def create_player(db: AsyncEngine, name: str, label: str = "") -> tuple[PlayerRecord, str]:
@@ -82,7 +81,7 @@ class PlayerDirectory:
             self._known.pop(token_hash, None)
             return None
         session_id, player_id, name = found
-        caller = Caller(PlayerRecord(player_id, name), session_id, token_hash)
+        caller = Caller(PlayerRecord(player_id, name), session_id)
         self._known[token_hash] = (caller, now)
         self._known.move_to_end(token_hash)
         if len(self._known) > self._size:
