@@ -5,6 +5,7 @@
 import { post } from "./api.js";
 import { say } from "./dom.js";
 import { passkeySignIn, passkeyTrouble, passkeysWork } from "./passkeys.js";
+import { whoAmI } from "./session.js";
 
 const form = document.getElementById("signin-form");
 const username = document.getElementById("signin-username");
@@ -12,6 +13,16 @@ const password = document.getElementById("signin-password");
 const error = document.getElementById("signin-error");
 const passkeyButton = document.getElementById("passkey-signin");
 const passkeyError = document.getElementById("passkey-error");
+
+// A guest signing in to an account leaves the guest on this device: say so first.
+whoAmI().then((me) => {
+  const note = document.getElementById("signin-guest");
+  if (me && me.username) {
+    say(note, `You are signed in as ${me.username}. Signing in again switches this device to that account.`);
+  } else if (me) {
+    say(note, `You are playing as the guest ${me.name}. Signing in to an account leaves that guest on this device: create an account first to keep it.`);
+  }
+});
 
 function signedIn() {
   window.location.assign("/account");
