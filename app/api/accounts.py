@@ -4,7 +4,6 @@ player, history and ratings stay the same) and changes its password with
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 from fastapi import APIRouter, Request, Response
@@ -19,13 +18,13 @@ from app.db.accounts import (
     UsernameTaken,
     account_of,
     claim,
+    is_username,
     set_password,
     username_key,
 )
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
-USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,23}")
 USERNAME_RULE = (
     "A username has 3 to 24 characters: letters, digits, dots, dashes and underscores, "
     "starting with a letter or a digit."
@@ -44,7 +43,7 @@ class NewPassword(BaseModel):
 
 def clean_username(raw: str) -> str:
     username = raw.strip()
-    if not USERNAME.fullmatch(username):
+    if not is_username(username):
         raise ApiError(422, "invalid_username", USERNAME_RULE)
     return username
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -61,6 +62,7 @@ router = APIRouter(prefix="/api/passkeys", tags=["passkeys"])
 
 CHALLENGE_LIFE = timedelta(minutes=5)
 TRANSPORTS = {transport.value for transport in AuthenticatorTransport}
+BASE64URL = re.compile(r"[A-Za-z0-9_-]{1,1400}")  # a challenge's or a credential id's text
 REGISTER, AUTHENTICATE = "register", "authenticate"
 
 
@@ -86,7 +88,7 @@ def challenge_of(credential: dict[str, Any]) -> str:
         challenge = client_data["challenge"]
     except (KeyError, TypeError, ValueError, binascii.Error):
         raise ApiError(400, "bad_credential", "That passkey answer is malformed.") from None
-    if not isinstance(challenge, str) or len(challenge) > 128:
+    if not isinstance(challenge, str) or not BASE64URL.fullmatch(challenge):
         raise ApiError(400, "bad_credential", "That passkey answer is malformed.")
     return challenge
 
@@ -115,6 +117,13 @@ async def hand_out(services: Services, challenge: bytes, purpose: str, player: i
         now=now,
         expires_at=now + CHALLENGE_LIFE,
     )
+
+
+def known_transports(claimed: object) -> list[str]:
+    """The transports a browser named for a new passkey, those WebAuthn knows only."""
+    if not isinstance(claimed, list):
+        return []
+    return sorted({t for t in claimed if isinstance(t, str) and t in TRANSPORTS})
 
 
 async def account_needed(services: Services, player_id: int) -> AccountRecord:
@@ -170,7 +179,7 @@ async def register(
         raise ApiError(
             400, "bad_credential", "The new passkey could not be checked: please try again."
         ) from None
-    transports = body.credential.get("response", {}).get("transports", [])
+    transports = body.credential["response"].get("transports")
     try:
         added = await add_passkey(
             services.db,
@@ -178,7 +187,7 @@ async def register(
             bytes_to_base64url(verified.credential_id),
             bytes_to_base64url(verified.credential_public_key),
             verified.sign_count,
-            sorted(TRANSPORTS.intersection(transports if isinstance(transports, list) else [])),
+            known_transports(transports),
             services.clock.now(),
         )
     except KnownPasskey:
@@ -206,7 +215,7 @@ async def authenticate(
     credential_id = body.credential.get("id")
     passkey = (
         await passkey_by_credential(services.db, credential_id)
-        if isinstance(credential_id, str) and len(credential_id) <= 1400
+        if isinstance(credential_id, str) and BASE64URL.fullmatch(credential_id)
         else None
     )
     refused = ApiError(401, "bad_credentials", "That passkey does not belong to an account here.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -29,6 +30,16 @@ class AccountRecord:
     username: str
     password_hash: str
     user_handle: str
+
+
+USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,23}")
+
+
+def is_username(text: str) -> bool:
+    """Whether ``text`` may be a username: 3 to 24 ASCII letters, digits, ``.``, ``-``, ``_``,
+    the first a letter or a digit. Nothing else can name an account, so nothing else is
+    looked up."""
+    return USERNAME.fullmatch(text) is not None
 
 
 def username_key(username: str) -> str:
@@ -78,6 +89,8 @@ async def _one(db: AsyncEngine, *where: object) -> AccountRecord | None:
 
 
 async def account_by_username(db: AsyncEngine, username: str) -> AccountRecord | None:
+    if not is_username(username):
+        return None
     return await _one(db, Account.username_key == username_key(username))
 
 

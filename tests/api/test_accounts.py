@@ -280,3 +280,58 @@ def test_failed_sign_ins_are_limited_then_lifted(limited_server: ServerProcess) 
     lifted = sign_in(base, username, PASSWORD)
     assert lifted.status_code == 200, lifted.text
     assert sign_in(base, other, PASSWORD).status_code == 200
+
+
+MALFORMED_CREDENTIALS = [
+    {},
+    {"id": "abc"},
+    {"id": "a\u0000b", "response": {"clientDataJSON": "e30"}},
+    {"id": "abc", "response": []},
+    {"id": "abc", "response": {"clientDataJSON": 5}},
+    {"id": "abc", "response": {"clientDataJSON": "!!!"}},
+    {"id": "abc", "response": {"clientDataJSON": "WzFd"}},  # [1]
+    {"id": "abc", "response": {"clientDataJSON": "eyJjaGFsbGVuZ2UiOiJhXHUwMDAwYiJ9"}},  # NUL
+    {"id": "abc", "response": {"clientDataJSON": "eyJjaGFsbGVuZ2UiOiJ4eXoifQ"}},  # unknown
+]
+
+
+@pytest.mark.parametrize("credential", MALFORMED_CREDENTIALS)
+def test_a_malformed_passkey_answer_is_refused_in_words(
+    live_server: str, credential: dict[str, object]
+) -> None:
+    guest, _ = claimed(live_server)
+    for path in ("/api/passkeys/registration", "/api/passkeys/authentication"):
+        answer = guest.post(path, {"credential": credential})
+        assert answer.status_code in (400, 401, 422), (path, answer.text)
+        assert answer.json()["error"]["message"]
+    assert guest.http.get("/api/passkeys").json() == []
+
+
+def test_odd_usernames_sign_in_to_nothing_and_never_fail_the_server(live_server: str) -> None:
+    for username in ("a\u0000b", "", " " * 50, "é" * 30, "x" * 200):
+        answer = sign_in(live_server, username, PASSWORD)
+        assert answer.status_code == 401, (username, answer.text)
+        assert answer.json()["error"]["code"] == "bad_credentials"
+
+
+def test_passkey_options_follow_the_host_and_hand_out_fresh_challenges(live_server: str) -> None:
+    guest, username = claimed(live_server)
+    port = live_server.rsplit(":", 1)[1]
+    options = guest.http.post(
+        "/api/passkeys/registration/options", headers={"Host": f"localhost:{port}"}
+    ).json()
+    assert options["rp"]["id"] == "localhost"
+    assert options["user"]["name"] == username
+    assert options["authenticatorSelection"]["residentKey"] == "required"
+    first = httpx.post(f"{live_server}/api/passkeys/authentication/options", json={}).json()
+    second = httpx.post(
+        f"{live_server}/api/passkeys/authentication/options", json={"username": username}
+    ).json()
+    assert first["challenge"] != second["challenge"]
+    assert "allowCredentials" not in second or second["allowCredentials"] == []
+
+
+def test_a_guest_has_no_passkeys_to_add(live_server: str) -> None:
+    guest = Guest(live_server, "Guesty")
+    answer = guest.post("/api/passkeys/registration/options")
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_account"
