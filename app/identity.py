@@ -25,6 +25,37 @@ def token_of(connection: HTTPConnection, *, allow_query: bool = False) -> str | 
     return None
 
 
+# A session's device in words, from its User-Agent: only these words are ever stored (the
+# header itself is not), first match wins.
+BROWSERS = (
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Chromium/", "Chromium"),
+    ("Safari/", "Safari"),
+)
+SYSTEMS = (
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("Windows", "Windows"),
+    ("CrOS", "ChromeOS"),
+    ("Mac OS X", "macOS"),
+    ("Linux", "Linux"),
+)
+
+
+def device_label(connection: HTTPConnection) -> str:
+    """``"Firefox on Android"``, ``"Chrome"``, ``"A program"``: which device a session is."""
+    agent = connection.headers.get("user-agent", "")
+    browser = next((name for mark, name in BROWSERS if mark in agent), None)
+    system = next((name for mark, name in SYSTEMS if mark in agent), None)
+    if browser and system:
+        return f"{browser} on {system}"
+    return browser or (f"A browser on {system}" if system else "A program")
+
+
 # an origin as browsers compare them: (http|https, host in lower case, port)
 Origin = tuple[str, str, int]
 WEB_SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}

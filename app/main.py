@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
-from app.api import games, matches, players, ratings, rooms
+from app.api import accounts, games, matches, passkeys, players, ratings, rooms, sessions
 from app.api.errors import RefuseNulBytes
 from app.api.errors import install as install_error_handlers
 from app.api.guards import LimitBodies, RefuseCrossSite
@@ -42,7 +42,7 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
         logging.getLogger(server_log).addFilter(REDACT_QUERY_TOKENS)
     app = FastAPI(title="cardroom", lifespan=lifespan)
     install_error_handlers(app, not_found_page=pages.not_found_page)
-    for module in (players, games, rooms, matches, ratings):
+    for module in (players, accounts, sessions, passkeys, games, rooms, matches, ratings):
         app.include_router(module.router)
     app.include_router(rooms.play_router)
     app.include_router(pages.router)

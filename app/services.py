@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import make_engine
 from app.db.migrate import upgrade_to_head
 from app.db.players import PlayerDirectory
+from app.db.signin_limit import SigninLimit
 from app.db.store import Store, open_store
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
@@ -33,6 +35,8 @@ class Services:
     players: PlayerDirectory
     replays: Replays
     reviews: Reviews
+    signins: SigninLimit
+    clock: Clock
     resuming: asyncio.Task[None] | None = None
     sweeping: asyncio.Task[None] | None = None
 
@@ -78,8 +82,25 @@ class Services:
         )
         if settings.review_on_finish:
             manager.on_match_end = reviews.enqueue
+        signins = SigninLimit(
+            db,
+            clock.now,
+            timedelta(seconds=settings.signin_window_seconds),
+            per_username=settings.signin_failures_per_username,
+            per_address=settings.signin_failures_per_address,
+        )
         services = cls(
-            settings, db, store, broker, hub, manager, PlayerDirectory(db), replays, reviews
+            settings,
+            db,
+            store,
+            broker,
+            hub,
+            manager,
+            PlayerDirectory(db),
+            replays,
+            reviews,
+            signins,
+            clock,
         )
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())

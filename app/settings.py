@@ -46,6 +46,15 @@ class Settings(BaseSettings):
     review_on_finish: bool = True
     # Without the proxy in front (deploy/), nothing else caps what a client may send.
     max_body_bytes: int = Field(64 * 1024, ge=1)
+    # Passkeys (WebAuthn): the relying party's id (a domain) and origin follow each request's
+    # Host and scheme unless pinned here (behind a proxy that rewrites Host, pin them).
+    rp_id: str | None = None
+    rp_origin: str | None = None
+    rp_name: str = "cardroom"
+    # failed sign-ins allowed in a window, per username and per client address (then 429)
+    signin_window_seconds: float = Field(900.0, gt=0)
+    signin_failures_per_username: int = Field(5, ge=1)
+    signin_failures_per_address: int = Field(50, ge=1)
     host: str = "127.0.0.1"
     port: int = 8000
 
@@ -61,10 +70,10 @@ class Settings(BaseSettings):
                 return driver + url[len(plain) :]
         return url
 
-    @field_validator("redis_url")
+    @field_validator("redis_url", "rp_id", "rp_origin")
     @classmethod
-    def _empty_is_none(cls, url: str | None) -> str | None:
-        return url or None
+    def _empty_is_none(cls, value: str | None) -> str | None:
+        return value or None
 
 
 @lru_cache

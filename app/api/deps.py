@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
 
 from app.api.errors import ApiError
-from app.db.players import PlayerRecord
-from app.identity import token_of
+from app.db.players import Caller, PlayerRecord
+from app.identity import COOKIE_NAME, token_of
 from app.services import Services
+
+COOKIE_MAX_AGE = 400 * 24 * 3600
 
 
 async def get_services(request: Request) -> Services:
@@ -21,18 +23,50 @@ async def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-async def optional_player(request: Request, services: ServicesDep) -> PlayerRecord | None:
+async def optional_caller(request: Request, services: ServicesDep) -> Caller | None:
     token = token_of(request)
-    return await services.players.by_token(token) if token else None
+    return await services.players.caller(token) if token else None
+
+
+OptionalCallerDep = Annotated[Caller | None, Depends(optional_caller)]
+
+
+async def optional_player(caller: OptionalCallerDep) -> PlayerRecord | None:
+    return caller.player if caller is not None else None
 
 
 OptionalPlayerDep = Annotated[PlayerRecord | None, Depends(optional_player)]
 
 
-async def current_player(player: OptionalPlayerDep) -> PlayerRecord:
-    if player is None:
+async def current_caller(caller: OptionalCallerDep) -> Caller:
+    if caller is None:
         raise ApiError(401, "unauthorized", "Choose a name first (POST /api/players).")
-    return player
+    return caller
+
+
+CallerDep = Annotated[Caller, Depends(current_caller)]
+
+
+async def current_player(caller: CallerDep) -> PlayerRecord:
+    return caller.player
 
 
 PlayerDep = Annotated[PlayerRecord, Depends(current_player)]
+
+
+def give_token(response: Response, services: Services, token: str) -> None:
+    """The session's token, in the HttpOnly cookie the pages and sockets send."""
+    response.set_cookie(
+        COOKIE_NAME,
+        token,
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=services.settings.secure_cookies,
+    )
+
+
+def take_token(response: Response, services: Services) -> None:
+    response.delete_cookie(
+        COOKIE_NAME, httponly=True, samesite="lax", secure=services.settings.secure_cookies
+    )

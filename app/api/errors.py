@@ -36,9 +36,12 @@ OUT_OF_RANGE = ("greater_than_equal", "less_than_equal")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.headers = headers or {}
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
@@ -72,7 +75,9 @@ NotFoundPage = Callable[[Request], Response | None]
 def install(app: FastAPI, *, not_found_page: NotFoundPage | None = None) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, error: ApiError) -> JSONResponse:
-        return error_response(error.status, error.code, error.message)
+        response = error_response(error.status, error.code, error.message)
+        response.headers.update(error.headers)
+        return response
 
     @app.exception_handler(RoomError)
     async def room_error(_: Request, error: RoomError) -> JSONResponse:

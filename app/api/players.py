@@ -9,20 +9,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, StringConstraints
 
-from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep
+from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep, give_token
 from app.api.errors import ApiError
 from app.api.params import PathId
+from app.db.accounts import account_of
 from app.db.history import player_stats, search_players
-from app.db.players import create_player, player_by_id
-from app.identity import COOKIE_NAME
+from app.db.players import PlayerRecord, create_player, player_by_id
+from app.identity import device_label
+from app.services import Services
 from app.text import UnfitText, clean_text
 
 router = APIRouter(prefix="/api", tags=["players"])
-
-COOKIE_MAX_AGE = 400 * 24 * 3600
 
 
 class NewPlayer(BaseModel):
@@ -37,27 +37,30 @@ def clean_name(raw: str) -> str:
 
 
 @router.post("/players", status_code=201)
-async def register(body: NewPlayer, response: Response, services: ServicesDep) -> dict[str, object]:
-    player, token = await create_player(services.db, clean_name(body.name))
-    response.set_cookie(
-        COOKIE_NAME,
-        token,
-        max_age=COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=services.settings.secure_cookies,
-    )
+async def register(
+    body: NewPlayer, request: Request, response: Response, services: ServicesDep
+) -> dict[str, object]:
+    name = clean_name(body.name)
+    player, token = await create_player(services.db, name, device_label(request))
+    give_token(response, services, token)
     return {"id": player.id, "name": player.name, "token": token}
 
 
+async def with_username(services: Services, player: PlayerRecord) -> dict[str, object]:
+    """The player as ``GET /api/me`` shows them: with their account's username (``None`` for
+    a guest)."""
+    account = await account_of(services.db, player.id)
+    return {**player.to_json(), "username": account.username if account else None}
+
+
 @router.get("/me")
-async def me(player: PlayerDep) -> dict[str, object]:
-    return player.to_json()
+async def me(player: PlayerDep, services: ServicesDep) -> dict[str, object]:
+    return await with_username(services, player)
 
 
 @router.get("/session")
-async def session(player: OptionalPlayerDep) -> dict[str, object]:
-    return {"player": player.to_json() if player is not None else None}
+async def session(player: OptionalPlayerDep, services: ServicesDep) -> dict[str, object]:
+    return {"player": await with_username(services, player) if player is not None else None}
 
 
 @router.get("/players/{player_id}")

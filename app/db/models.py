@@ -34,8 +34,88 @@ class Player(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
+    # the hash of the token the guest was created with; who a token names is looked up in
+    # ``sessions`` (migration 0006 copied every one there), so a session can end
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Account(Base):
+    """A claimed player: a username (unique whatever its case: ``username_key`` is its
+    case-folded form) and an Argon2id password hash. ``user_handle`` names the account to
+    passkeys (random, never the player id)."""
+
+    __tablename__ = "accounts"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    username: Mapped[str] = mapped_column(String(24))
+    username_key: Mapped[str] = mapped_column(String(24), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    user_handle: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Session(Base):
+    """One device's sign-in: the SHA-256 hash of its token, never the token."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_sessions_player", "player_id"),)
+
+
+class Passkey(Base):
+    """A WebAuthn credential of an account: its id and public key (base64url), the
+    authenticator's signature counter and transports."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("accounts.player_id"))
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)
+    public_key: Mapped[str] = mapped_column(Text)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    transports: Mapped[list[Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_passkeys_player", "player_id"),)
+
+
+class PasskeyChallenge(Base):
+    """A WebAuthn challenge handed out and not yet answered: used once, until ``expires_at``.
+    A registration's belongs to the player adding the passkey; a sign-in's to nobody."""
+
+    __tablename__ = "passkey_challenges"
+
+    challenge: Mapped[str] = mapped_column(String(128), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_passkey_challenges_expires", "expires_at"),)
+
+
+class SigninFailure(Base):
+    """A failed sign-in, counted against a key (a hash of the username or of the client's
+    address) for a while: too many in the window answer 429 (app/db/accounts.py)."""
+
+    __tablename__ = "signin_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_signin_failures_key_at", "key", "at"),
+        Index("ix_signin_failures_at", "at"),
+    )
 
 
 class Room(Base):

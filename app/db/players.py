@@ -1,10 +1,10 @@
-"""Guest players and their tokens (kept only as a SHA-256 hash)."""
+"""Players, and who a token names (through its session, app/db/sessions.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
+import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlalchemy import insert, select
@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.clock import utcnow
 from app.db.models import Player
+from app.db.sessions import add_session, hash_token, new_token, session_by_token
 
 
 @dataclass(frozen=True)
@@ -23,30 +24,26 @@ class PlayerRecord:
         return {"id": self.id, "name": self.name}
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+@dataclass(frozen=True)
+class Caller:
+    """The player a request's token names, and the session (device) it names."""
+
+    player: PlayerRecord
+    session_id: int
 
 
-async def create_player(db: AsyncEngine, name: str) -> tuple[PlayerRecord, str]:
-    token = secrets.token_urlsafe(32)
+async def create_player(db: AsyncEngine, name: str, label: str = "") -> tuple[PlayerRecord, str]:
+    """A new guest and the token of its first session."""
+    token, token_hash = new_token()
     async with db.begin() as conn:
         result = await conn.execute(
             insert(Player)
-            .values(name=name, token_hash=hash_token(token), created_at=utcnow())
+            .values(name=name, token_hash=token_hash, created_at=utcnow())
             .returning(Player.id)
         )
         player_id = result.scalar_one()
+        await add_session(conn, player_id, token_hash, label)
     return PlayerRecord(player_id, name), token
-
-
-async def player_by_token(db: AsyncEngine, token: str) -> PlayerRecord | None:
-    async with db.connect() as conn:
-        row = (
-            await conn.execute(
-                select(Player.id, Player.name).where(Player.token_hash == hash_token(token))
-            )
-        ).first()
-    return PlayerRecord(row.id, row.name) if row else None
 
 
 async def player_by_id(db: AsyncEngine, player_id: int) -> PlayerRecord | None:
@@ -58,22 +55,40 @@ async def player_by_id(db: AsyncEngine, player_id: int) -> PlayerRecord | None:
 
 
 class PlayerDirectory:
-    """``player_by_token`` with the answers kept: a player's id and name never change, so a
-    token seen once needs no query again (the most recent ``size`` tokens are kept)."""
+    """Who a token names, the answers kept for ``ttl`` seconds (the most recent ``size``
+    tokens): a session ended in this process is forgotten at once (:meth:`forget`), one ended
+    by another process names nobody here after ``ttl`` at most."""
 
-    def __init__(self, db: AsyncEngine, size: int = 50_000) -> None:
+    def __init__(self, db: AsyncEngine, size: int = 50_000, ttl: float = 10.0) -> None:
         self._db = db
         self._size = size
-        self._known: OrderedDict[str, PlayerRecord] = OrderedDict()
+        self._ttl = ttl
+        self._known: OrderedDict[str, tuple[Caller, float]] = OrderedDict()
 
     async def by_token(self, token: str) -> PlayerRecord | None:
-        player = self._known.get(token)
-        if player is not None:
-            self._known.move_to_end(token)
-            return player
-        player = await player_by_token(self._db, token)
-        if player is not None:
-            self._known[token] = player
-            if len(self._known) > self._size:
-                self._known.popitem(last=False)
-        return player
+        caller = await self.caller(token)
+        return caller.player if caller is not None else None
+
+    async def caller(self, token: str) -> Caller | None:
+        token_hash = hash_token(token)
+        now = time.monotonic()
+        known = self._known.get(token_hash)
+        if known is not None and now - known[1] < self._ttl:
+            self._known.move_to_end(token_hash)
+            return known[0]
+        found = await session_by_token(self._db, token_hash)
+        if found is None:
+            self._known.pop(token_hash, None)
+            return None
+        session_id, player_id, name = found
+        caller = Caller(PlayerRecord(player_id, name), session_id)
+        self._known[token_hash] = (caller, now)
+        self._known.move_to_end(token_hash)
+        if len(self._known) > self._size:
+            self._known.popitem(last=False)
+        return caller
+
+    def forget(self, token_hashes: Iterable[str]) -> None:
+        """Sessions just ended: their tokens name nobody from now on."""
+        for token_hash in token_hashes:
+            self._known.pop(token_hash, None)

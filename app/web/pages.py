@@ -109,3 +109,18 @@ async def player(request: Request, player_id: str) -> Response:
     return templates.TemplateResponse(
         request, "player.html", {"page": "player", "player_id": number}
     )
+
+
+@router.get("/signin", name="signin")
+async def signin(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "signin.html", {"page": "account"})
+
+
+@router.get("/account/new", name="claim")
+async def claim(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "claim.html", {"page": "account"})
+
+
+@router.get("/account", name="account")
+async def account(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "account.html", {"page": "account"})

@@ -1,14 +1,14 @@
 """match reviews: a finished match's decisions weighed by the hard bot, stored once
 
 Revision ID: 0007
-Revises: 0004
+Revises: 0006
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0004"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

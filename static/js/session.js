@@ -40,8 +40,17 @@ export function askForName() {
   input.focus();
 }
 
+// The header's account link: "Account" for a signed-in account, else "Sign in".
+function showAccountLink(me) {
+  const link = document.getElementById("account-link");
+  if (!link || !me || !me.username) return;
+  link.textContent = "Account";
+  link.href = "/account";
+}
+
 function setPlayer(me) {
   player = { id: me.id, name: me.name };
+  showAccountLink(me);
   const link = document.getElementById("session-link");
   link.textContent = me.name;
   link.href = `/players/${encodeURIComponent(me.id)}`;

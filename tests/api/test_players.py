@@ -15,7 +15,8 @@ def test_register_trims_and_sets_an_httponly_cookie(live_server: str) -> None:
     cookie = answer.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie
     me = httpx.get(f"{live_server}/api/me", cookies={"cardroom_token": body["token"]})
-    assert me.json() == {"id": body["id"], "name": "Ada Lovelace"}
+    # issue 25: /api/me names the account too (null for a guest)
+    assert me.json() == {"id": body["id"], "name": "Ada Lovelace", "username": None}
 
 
 def test_bearer_token_identifies_and_html_names_are_kept_as_text(live_server: str) -> None:

@@ -104,7 +104,7 @@ ACTIVITIES = (
     ("_save_snapshot", "movelog: snapshots"),
     ("MoveLog._run", "movelog: inserting the moves, commit"),
     ("RoomManager.start", "HTTP start/rematch: RoomManager.start"),
-    ("player_by_token", "auth: player_by_token (HTTP and sockets)"),
+    ("session_by_token", "auth: session_by_token (HTTP and sockets)"),
     ("RequestResponseCycle", "HTTP: the rest (routing, validation, responses)"),
     ("Hub.state_changed", "fan-out: state frames (view, legal actions, JSON)"),
     ("Hub.room_changed", "fan-out: room frames"),
