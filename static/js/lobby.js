@@ -100,6 +100,9 @@ function showGame() {
   const game = selectedGame();
   if (!game) return;
   $("game-summary").textContent = game.summary || "";
+  $("game-rules").href = `/games/${encodeURIComponent(game.id)}`;
+  $("game-rules").textContent = `How to play ${game.title}`;
+  $("game-rules").hidden = false;
   const seats = $("seats-input");
   seats.min = game.min_players;
   seats.max = game.max_players;

@@ -248,6 +248,8 @@ async function main() {
   const title = await gameTitle(match.game);
   const names = (match.seats || []).map((s, i) => seatName(s, s.seat ?? i));
   $("match-title").textContent = `${title} · match ${matchId}`;
+  $("match-meta").after(el("p", {},
+    el("a", { id: "match-rules", href: `/games/${encodeURIComponent(match.game)}` }, `How to play ${title}`)));
   document.title = `${title} match ${matchId} · cardroom`;
   const when = match.finished_at
     ? `Finished ${formatTime(match.finished_at)}`

@@ -264,6 +264,9 @@ async function main() {
     return;
   }
   $("room-title").textContent = await gameTitle(room.game);
+  $("room-rules").href = `/games/${encodeURIComponent(room.game)}`;
+  $("room-rules").textContent = `How to play ${$("room-title").textContent}`;
+  $("room-rules").hidden = false;
   document.title = `${$("room-title").textContent} · cardroom`;
   showConnection("idle");
   me = await signedIn();
