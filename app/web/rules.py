@@ -18,7 +18,7 @@ class OptionRow:
 
 
 def players_text(info: GameInfo) -> str:
-    """ "For 2 players", "For 2 to 6 players", "For 1 player or more, up to 10"."""
+    """How many play, in words: "For 2 players", "For 2 to 6 players"."""
     if info.min_players == info.max_players:
         return f"For {info.min_players} players"
     if info.min_players == 1:
