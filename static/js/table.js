@@ -48,6 +48,18 @@
  *                          before a new match (rematch), a seat change or a perspective change
  *                          remounts the table (the latest state is then applied again).
  *
+ * A renderer module also exports describeMove(msg, previous, words, { actor }?) -> a sentence:
+ * the state's `last` move in words ("Ann took 2 cards."), told against the state just before
+ * (`previous`, or null), with words = seatWords(ctx) and `actor` the name to give the mover
+ * (default words.who(seat): "You" or the seat's name). The table's status line and move log
+ * and the match page's replay all use it, so every place says the same sentence.
+ *
+ * A renderer module also exports describeMove(msg, previous, words, { actor }?) -> a sentence:
+ * the state's `last` move in words ("Ann took 2 cards."), told against the state just before
+ * (`previous`, or null), with words = seatWords(ctx) and `actor` the name to give the mover
+ * (default words.who(seat): "You" or the seat's name). The table's status line and move log
+ * and the match page's replay all use it, so every place says the same sentence.
+ *
  * What every table shares comes from the core in static/js/table/, so each renderer draws only
  * its own game: seats.js (names, "You", the order around the table from ctx.perspective),
  * clock.js (turn clocks from `deadlines`: a renderer puts clockNode(deadline) where a seat is

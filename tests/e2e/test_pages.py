@@ -4,7 +4,6 @@ logs no error in the console."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import pytest
@@ -12,9 +11,7 @@ from playwright.sync_api import Page, expect
 
 from games import REGISTRY
 from tests.e2e.visitors import visitor
-
-# words a page never shows a player: identifiers (snake_case) and raw {...}
-IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b|[{}]")
+from tests.e2e.words import assert_player_words
 
 NAMES_NOTHING = {
     "/nope": "There is no such page.",
@@ -126,8 +123,7 @@ def test_the_lobby_links_a_rules_page_for_every_game(new_page: Callable[..., Pag
         notes = rules.locator(".rules-options dd")
         for i in range(notes.count()):
             assert len(notes.nth(i).inner_text()) > 30, (game, i)
-        text = page.locator("main").inner_text()
-        assert not IDENTIFIER.search(text), (game, IDENTIFIER.search(text))
+        assert_player_words(page.locator("main"))
         page.get_by_role("link", name="Back to the lobby to play").click()
         page.wait_for_url("**/")
     assert errors == [], errors

@@ -25,9 +25,9 @@ export function stackName(seat, kind, words) {
 }
 
 // The state's `last` move in words.
-export function describeMove(msg, words) {
+export function describeMove(msg, previous, words, { actor } = {}) {
   const last = msg.last;
-  const Who = words.who;
+  const Who = (seat) => (seat === last.seat && actor) || words.who(seat);
   const who = words.whoLower;
   if (!last || !last.action) return "";
   const { seat, action } = last;
@@ -62,6 +62,6 @@ export function logLines(state, before, words) {
   if (view.last_round && before && before.view.last_round?.round !== view.last_round.round) {
     fresh.push(roundLine(view.last_round, words));
   }
-  if (state.last) fresh.push(describeMove(state, words));
+  if (state.last) fresh.push(describeMove(state, before, words));
   return fresh;
 }
