@@ -145,6 +145,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
   // An explanation (the renderer's or the core's); a refusal is one the server sent.
   function say(text, { refusal = false } = {}) {
     refused = refusal && Boolean(text);
+    message.classList.toggle("is-refusal", refused);
     explain(text);
   }
 
@@ -155,7 +156,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
 
   function act(action) {
     if (!latest) return Promise.reject(new Error("The match has not started yet."));
-    clearRefusal();
+    say(""); // a refusal or an explanation answered what came before this move
     const ref = nextRef++;
     const seq = latest.seq;
     // `seq` guards a turn against moves the player has not seen yet. In a simultaneous phase

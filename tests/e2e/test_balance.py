@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tests.clients import Guest, RoomSocket
 from tests.e2e.renderers import mount_alone
+from tests.e2e.screen import LOG_SIZE, PHONE, assert_on_first_screen, log_lines
 from tests.e2e.visitors import visitor
 
 GAME_DEADLINE_S = 90
@@ -124,7 +125,7 @@ def play(page: Page, choice: dict[str, Any], *, keyboard: bool) -> None:
 
 def test_a_whole_solo_game(new_page: Callable[..., Page]) -> None:
     name = unique("Sola")
-    page = visitor(new_page, name, width=375, height=800)
+    page = visitor(new_page, name, **PHONE)
     create_balance_room(page, seats=1, jokers_per_deck=2)
     take_seat(page, 0)
     page.click("#start-button")
@@ -154,10 +155,18 @@ def test_a_whole_solo_game(new_page: Callable[..., Page]) -> None:
             break
         before = points_of(page, 0)
         stock = int(page.locator(".bl-stock-count").get_attribute("data-stock") or "")
+        # on the phone, the choices are on the first screen; no refusal stays up
+        assert_on_first_screen(page, page.locator(CHOICE).first)
+        expect(page.locator("#table-message.is-refusal")).to_have_count(0)
+        logged = len(log_lines(page))
         choice = best(check_choices(page))
         keyboard = turns % 3 == 1
         play(page, choice, keyboard=keyboard)
         turns += 1
+        # the move log (role "log") grows with the move, newest last
+        verb = "added" if choice["direction"] > 0 else "subtracted"
+        expect(page.locator("#table [role=log] li").last).to_contain_text(f"You {verb}")
+        assert len(log_lines(page)) > logged or logged == LOG_SIZE
         if keyboard and not page.locator(OUTCOME).is_visible():
             # the focus stays on the table, so the keyboard player can go on
             assert page.evaluate(

@@ -1,0 +1,28 @@
+"""The first screen of a phone: what a player sees before scrolling, and the table's move log."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page
+
+PHONE = {"width": 390, "height": 844}
+LOG_SIZE = 40  # the lines a move log keeps (static/js/table/movelog.js)
+
+
+def assert_on_first_screen(page: Page, control: Locator) -> None:
+    """``control`` lies wholly inside the viewport with the page scrolled to its top."""
+    page.evaluate("window.scrollTo(0, 0)")
+    box = control.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None, "the control is not drawn"
+    inside = (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    )
+    assert inside, f"below or beside the first screen: {box} in {size}"
+
+
+def log_lines(page: Page) -> list[str]:
+    """The table's move log (role "log"), newest last."""
+    return page.locator("#table [role=log] li").all_inner_texts()
