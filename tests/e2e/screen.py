@@ -26,3 +26,11 @@ def assert_on_first_screen(page: Page, control: Locator) -> None:
 def log_lines(page: Page) -> list[str]:
     """The table's move log (role "log"), newest last."""
     return page.locator("#table [role=log] li").all_inner_texts()
+
+
+def wait_log_grows(page: Page, before: int) -> None:
+    """Wait until the move log holds more than ``before`` lines (or is full)."""
+    page.wait_for_function(
+        "([n, full]) => document.querySelectorAll('#table [role=log] li').length > n || n >= full",
+        arg=[before, LOG_SIZE],
+    )

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from tests.e2e.screen import PHONE, assert_on_first_screen, log_lines, wait_log_grows
 from tests.e2e.visitors import sign_in, visitor
+from tests.e2e.words import assert_player_words
 
 MATCH_DEADLINE_S = 180
 OUTCOME = "[data-testid=outcome]"
@@ -100,7 +102,7 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
     expect(alice.locator("#invite-note")).to_have_text(re.compile("copied"))
     assert alice.evaluate("navigator.clipboard.readText()") == invite
 
-    bob = visitor(new_page, bob_name, invite, width=375, height=800)
+    bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 1)
     expect(bob.locator("#start-button")).to_have_count(0)  # only the host starts
     start = alice.locator("#start-button")
@@ -127,9 +129,17 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
             check_take_preview(alice)
             previewed = True
         for page, keyboard in ((alice, False), (bob, True)):
+            controls = page.locator(".ab-controls button")
+            phone = page is bob and controls.count() > 0
+            if phone:  # Bob's turn on his phone: the controls are on the first screen
+                assert_on_first_screen(bob, controls.first)
+                expect(bob.locator("#table-message.is-refusal")).to_have_count(0)
+            logged = len(log_lines(page))
             if play_one_move(page, keyboard=keyboard):
                 acted = True
                 moves += 1
+                if phone:
+                    wait_log_grows(bob, logged)
         if moves % 10 == 0:
             assert_no_controls(carol)
         if not acted:
@@ -140,6 +150,8 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
         expect(page.locator(OUTCOME)).to_be_visible()
         expect(page.locator(".ab-status")).to_have_text("The match is over.")
     assert_no_controls(carol)
+    for page in (alice, bob, carol):
+        assert_player_words(page.locator("main"))
     scores = final_scores(alice)
     assert set(scores) == {alice_name, bob_name}
     assert final_scores(bob) == scores == final_scores(carol)
@@ -163,6 +175,9 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
     alice.click("#replay-controls [data-step=first]")
     expect(alice.locator("#replay-pos")).to_have_text(re.compile(r"Move 0 of \d+"))
     expect(alice.locator("#replay-table .ab-row .card")).to_have_count(24)
+    alice.click("#replay-controls [data-step=next]")
+    expect(alice.locator("#replay-table [role=log] li")).to_have_count(1)
+    assert_player_words(alice.locator("main"))
 
 
 def test_names_and_chat_are_shown_as_text(new_page: Callable[..., Page]) -> None:
