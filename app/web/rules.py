@@ -31,7 +31,7 @@ def number_text(value: int) -> str:
 
 
 def usual_text(option: OptionSpec) -> str:
-    """The option's default in words: "Usually 500.", "Usually off.", "Usually: Always optional." """
+    """The option's default in words: "Usually 500.", "Usually off."."""
     if option.type == "bool":
         return "Usually on." if option.default else "Usually off."
     if option.type == "choice":

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from games import REGISTRY
+from tests.e2e.renderers import mount_alone
 from tests.e2e.screen import PHONE, assert_on_first_screen, log_lines, wait_log_grows
 from tests.e2e.visitors import sign_in, visitor
 from tests.e2e.words import assert_player_words
@@ -279,3 +281,46 @@ def test_the_lobby_lists_open_rooms(new_page: Callable[..., Page]) -> None:
     expect(host.locator(".seat[data-seat='1'] .seat-name")).to_have_text(
         guest.locator("#session-link").inner_text()
     )
+
+
+def abstrac_state_message(view: dict, seq: int, legal: list) -> dict:
+    to_move = view["to_move"]
+    return {
+        "type": "state", "match_id": 1, "seq": seq, "view": view, "legal": legal,
+        "to_act": [] if to_move is None else [to_move], "last": None, "over": False,
+        "outcome": None,
+    }  # fmt: skip
+
+
+def test_a_scored_deal_stays_until_the_next_deals_first_take(
+    new_page: Callable[..., Page],
+) -> None:
+    """After a deal, both collections with their combinations and the score arithmetic stay
+    on the table (in the collections' places) until the next deal's first card is taken."""
+    engine = REGISTRY["abstrac"]
+    state = engine.setup(2, 7, {"target": 5000})
+    while engine.view(state, 0)["deal"] == 1:  # the dealer's opponent goes first, takes 1
+        seat = next(iter(engine.to_act(state)))
+        state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    view = engine.view(state, 0)
+    scored = view["deals"][-1]
+    page = new_page(**PHONE)
+    mount_alone(page, "abstrac", 0, ["Ann", "Ben"])
+    show = "([msg]) => window.table.update(msg)"
+    page.evaluate(show, [abstrac_state_message(view, 1, [])])
+    done = page.locator(".ab-collection-done")
+    expect(done).to_have_count(2)
+    for seat, name in ((0, "Your cards"), (1, "Ben's cards")):
+        title = page.locator(f".ab-collection-done[data-seat='{seat}'] .ab-collection-title")
+        expect(title).to_contain_text(f"{name} in deal 1")
+        expect(title).to_contain_text(f"= {scored['scores'][seat]}")
+        lanes = page.locator(f".ab-collection-done[data-seat='{seat}'] .ab-lane .card")
+        expect(lanes).to_have_count(len(view["last_deal"]["taken"][seat]))
+    assert_player_words(page.locator("#renderer"))
+    # the next deal's first take: the new, empty collections replace the summary
+    while not any(engine.view(state, 0)["taken"]):
+        seat = next(iter(engine.to_act(state)))
+        state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    page.evaluate(show, [abstrac_state_message(engine.view(state, 0), 3, [])])
+    expect(done).to_have_count(0)
+    expect(page.locator(".ab-deals")).to_contain_text(f"= {scored['scores'][0]}")
