@@ -8,11 +8,14 @@ PHONE = {"width": 390, "height": 844}
 LOG_SIZE = 40  # the lines a move log keeps (static/js/table/movelog.js)
 
 
-def assert_on_first_screen(page: Page, control: Locator) -> None:
-    """``control`` lies wholly inside the viewport with the page scrolled to its top."""
+def assert_on_first_screen(page: Page, control: Locator, *, may_vanish: bool = False) -> bool:
+    """``control`` lies wholly inside the viewport with the page scrolled to its top. With
+    ``may_vanish`` (the table may move on meanwhile), a control no longer drawn answers False."""
     page.evaluate("window.scrollTo(0, 0)")
-    box = control.bounding_box()
+    box = control.bounding_box(timeout=2000) if control.count() else None
     size = page.viewport_size
+    if box is None and may_vanish:
+        return False
     assert box is not None and size is not None, "the control is not drawn"
     inside = (
         box["x"] >= 0
@@ -21,6 +24,7 @@ def assert_on_first_screen(page: Page, control: Locator) -> None:
         and box["y"] + box["height"] <= size["height"]
     )
     assert inside, f"below or beside the first screen: {box} in {size}"
+    return True
 
 
 def log_lines(page: Page) -> list[str]:

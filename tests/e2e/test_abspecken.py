@@ -19,6 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from games.abspecken.engine import ENGINE
 from tests.e2e.renderers import mount_alone
+from tests.e2e.screen import PHONE, assert_on_first_screen
 from tests.e2e.visitors import visitor
 
 GAME_DEADLINE_S = 120
@@ -105,10 +106,11 @@ DECISION_MOVES = frozenset({"option", "discard", "cannot"})
 
 
 def act_once(
-    page: Page, *, keyboard: bool = False, hold: frozenset[str] = frozenset()
+    page: Page, *, keyboard: bool = False, hold: frozenset[str] = frozenset(), phone: bool = False
 ) -> str | None:
     """Make one move if this player has one and it is not of a kind in ``hold``; returns what
-    was done (None: nothing).
+    was done (None: nothing). On a ``phone`` the control is on the first screen, and no
+    refusal is shown.
 
     Picks and refills take the highest values still in the piles; a decision takes the
     last listed discard (or declares "cannot"); gifts and takes go to the first choice.
@@ -118,6 +120,10 @@ def act_once(
         if not found or found["kind"] in hold:
             return None
         target = page.locator(f"{TABLE} .spk-mine [data-focus='{found['focus']}']")
+        if phone:
+            if not assert_on_first_screen(page, target, may_vanish=True):
+                return None  # the table moved on; look again
+            expect(page.locator("#table-message.is-refusal")).to_have_count(0)
         press(page, target, keyboard)
     except PlaywrightError:
         return None  # the table changed under the pointer; look again
@@ -151,7 +157,7 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     alice = visitor(new_page, alice_name)
     invite = create_room(alice, seats=3, end_threshold=1)
     take_seat(alice, 0)
-    bob = visitor(new_page, bob_name, invite, width=375, height=812)
+    bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 1)
     add_bot(alice, 2)
     alice.click("#start-button")
@@ -207,7 +213,7 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
         # Until that check is done, Bob decides only after Alice has.
         alice_decided = alice_committed_on_bob.all_inner_texts() == ["Decided ✓"]
         hold = DECISION_MOVES if not (checked_secret or alice_decided) else frozenset()
-        move = act_once(bob, keyboard=True, hold=hold)
+        move = act_once(bob, keyboard=True, hold=hold, phone=True)
         if move:
             done[f"bob-{move}"] = done.get(f"bob-{move}", 0) + 1
             acted = True
