@@ -17,6 +17,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
+from tests.e2e.screen import PHONE, assert_on_first_screen
 from tests.e2e.visitors import sign_in, visitor
 
 GAME_DEADLINE_S = 180
@@ -187,8 +188,14 @@ class Game:
 
     # -- Bob: the keyboard on a phone -------------------------------------------------------
     def bob_move(self) -> bool:
+        """Bob plays by keyboard on his phone: his hand is on the first screen at each step."""
         page = self.bob
         step = phase(page)
+        if step in ("play", "pass"):
+            hand = page.locator(f"{TABLE} .pm-hand button.pm-choosable").first
+            if not assert_on_first_screen(page, hand, may_vanish=True):
+                return False
+            expect(page.locator("#table-message.is-refusal")).to_have_count(0)
         if step == "play":
             page.locator(f"{TABLE} .pm-hand button.pm-choosable").first.focus(timeout=2000)
             page.keyboard.press("Enter")
@@ -293,7 +300,7 @@ def test_four_seats_play_a_whole_game(new_page: Callable[..., Page]) -> None:
     take_seat(alice, 0)
     add_easy_bot(alice, 1)
     add_easy_bot(alice, 2)
-    bob = visitor(new_page, bob_name, invite, width=375, height=800)
+    bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 3)
     start = alice.locator("#start-button")
     expect(start).to_be_enabled()
