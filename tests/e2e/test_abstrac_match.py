@@ -156,6 +156,13 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
         assert_player_words(page.locator("main"))
     scores = final_scores(alice)
     assert set(scores) == {alice_name, bob_name}
+    # each rated player's rating change, in place on the end screen
+    changes = bob.locator(f"{OUTCOME} .ab-final .outcome-rating")
+    expect(changes).to_have_count(2)
+    for i in range(2):
+        expect(changes.nth(i)).to_have_text(
+            re.compile("^rating (\\+|\u2212|\u00b1)\\d+\\.\\d \u2192 \u2212?\\d+\\.\\d$")
+        )
     assert final_scores(bob) == scores == final_scores(carol)
     assert max(scores.values()) >= 50
     expect(alice.locator("#room-status")).to_have_text("Finished")
