@@ -135,7 +135,7 @@ async function setupReplay(match, names) {
     // One seat's view: that seat is the viewer, and the table is drawn around it (as it was
     // drawn for them). Everything face up: no viewer, drawn around seat 0 (a spectator's default).
     const ctx = {
-      seat: perspective, perspective: perspective ?? 0, names, explain,
+      seat: perspective, perspective: perspective ?? 0, names, explain, replay: true,
       act: () => Promise.reject(new Error("This is a replay.")),
     };
     table = renderer.mount(root, ctx);

@@ -37,6 +37,8 @@
  *                          acts again).
  *     explain(text)        shows a sentence near the table, e.g. why a click is not allowed;
  *                          explain("") clears it.
+ *     replay: bool?        true on the match page's replay: a seat's view as it was then, never
+ *                          a turn to take ("Your turn") nor a control to plan with.
  *   }
  *   update(stateMsg)       called with every `state` message, whole:
  *                          {"type":"state","match_id","seq","view","to_act","legal","last",
@@ -69,7 +71,8 @@
  *
  * The match page reuses renderers for its replay stepper with a ctx whose act() always rejects
  * and state messages built from GET /api/matches/{id}/replay/{seq}: everything face up is
- * {seat: null, perspective: 0}; one seat's view as they saw it is {seat: S, perspective: S}.
+ * {seat: null, perspective: 0, replay: true}; one seat's view as they saw it is
+ * {seat: S, perspective: S, replay: true}.
  */
 
 import { fill, el } from "./dom.js";

@@ -179,6 +179,8 @@ def test_a_players_page_shows_record_rating_and_matches(
     expect(cells.nth(6).locator(".rating-delta")).to_contain_text(f"{abs(rating['trend']):.1f}")
     expect(page.locator("#rating-note")).to_contain_text("hard 25")
     expect(page.locator("#player-stats")).to_contain_text(f"{stats['totals']['played']} finished")
+    expect(page.locator("#match-list .match-item").first).to_be_visible()
+    assert_player_words(page.locator("main"))
 
     items = page.locator("#match-list .match-item")
     expect(items).to_have_count(abstrac["played"])

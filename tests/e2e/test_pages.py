@@ -108,6 +108,11 @@ def test_the_lobby_links_a_rules_page_for_every_game(new_page: Callable[..., Pag
     errors = console_errors(page)
     page.goto("/")
     links = page.get_by_test_id("rules-link")
+    expect(page.locator("#game-select option")).to_have_count(len(REGISTRY))
+    for game in REGISTRY:  # every game's create form, its options included, is in words
+        page.select_option("#game-select", game)
+        expect(page.locator("#game-rules")).to_have_attribute("href", f"/games/{game}")
+        assert_player_words(page.locator("main"))
     expect(links).to_have_count(len(REGISTRY))
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
     assert sorted(hrefs) == sorted(f"/games/{game}" for game in REGISTRY)
