@@ -21,6 +21,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.e2e.screen import PHONE, assert_on_first_screen
 from tests.e2e.visitors import sign_in, visitor
+from tests.e2e.words import assert_player_words
 
 MATCH_DEADLINE_S = 150
 TABLE = ".abs-table"
@@ -340,6 +341,15 @@ def test_a_whole_match_is_built_and_played_at_the_table(new_page: Callable[..., 
     expect(replay.locator(".abs-zone-hand-open").first.locator(".abs-card")).to_have_count(5)
     expect(replay.locator(".abs-pile-discard .abs-card")).to_have_count(1)
     assert replay.locator("button").count() == 0
+    assert_player_words(alice.locator("main"))
+    # one seat's view, as it was: never a turn to take, nothing to rearrange
+    alice.select_option("#replay-seat", "0")
+    for _ in range(6):
+        alice.click("#replay-controls [data-step=next]")
+        expect(replay.locator(".abs-status")).not_to_contain_text("Your turn")
+        expect(replay.get_by_role("button", name=re.compile("Rearrange"))).to_have_count(0)
+    expect(alice.locator("#replay-move")).to_contain_text(re.compile(r"^Move 6: "))
+    assert_player_words(alice.locator("main"))
 
 
 def test_a_refused_move_is_explained_and_turn_clocks_count_down(
