@@ -21,6 +21,7 @@ from games.abspecken.engine import ENGINE
 from tests.e2e.renderers import mount_alone
 from tests.e2e.screen import PHONE, assert_on_first_screen
 from tests.e2e.visitors import visitor
+from tests.e2e.words import assert_player_words
 
 GAME_DEADLINE_S = 120
 TABLE = ".abspecken"
@@ -285,6 +286,10 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     expect(alice.locator("#replay-pos")).to_have_text(re.compile(r"Move 0 of \d+"))
     expect(alice.locator(f"#replay-table {TABLE} .spk-player")).to_have_count(3)
     assert alice.locator(f"#replay-table {TABLE} button").count() == 0
+    for step in (1, 2, 3):
+        alice.click("#replay-controls [data-step=next]")
+        expect(alice.locator("#replay-move")).to_have_text(re.compile(rf"^Move {step}: .+[.!”]$"))
+        assert_player_words(alice.locator("main"))
 
 
 # An option chip of two or more values, with nothing chosen yet: its data-focus, else None.

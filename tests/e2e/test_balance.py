@@ -19,6 +19,7 @@ from tests.clients import Guest, RoomSocket
 from tests.e2e.renderers import mount_alone
 from tests.e2e.screen import LOG_SIZE, PHONE, assert_on_first_screen, log_lines
 from tests.e2e.visitors import visitor
+from tests.e2e.words import assert_player_words
 
 GAME_DEADLINE_S = 90
 OUTCOME = "[data-testid=outcome]"
@@ -304,6 +305,11 @@ def test_a_whole_two_player_game(new_page: Callable[..., Page], live_server: str
     expect(replay.locator(".bl-balance-value")).to_have_attribute("data-value", "0")
     expect(replay.locator(".bl-stock-count")).to_have_attribute("data-stock", "41")
     assert replay.locator("button").count() == 0
+    alice.click("#replay-controls [data-step=next]")
+    expect(alice.locator("#replay-move")).to_have_text(
+        re.compile(r"^Move 1: .+ (added|subtracted) ")
+    )
+    assert_player_words(alice.locator("main"))
 
 
 def test_the_table_counts_down_and_a_replay_shows_every_hand(

@@ -19,6 +19,7 @@ from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 from tests.e2e.screen import PHONE, assert_on_first_screen
 from tests.e2e.visitors import sign_in, visitor
+from tests.e2e.words import assert_player_words
 
 GAME_DEADLINE_S = 180
 PASSES_CHECKED = 8  # Bob's first passes are checked on every screen, later ones in the messages
@@ -389,3 +390,5 @@ def test_four_seats_play_a_whole_game(new_page: Callable[..., Page]) -> None:
         alice.click("#replay-controls [data-step=next]")
         expect(replay).to_have_attribute("data-seq", str(step))
     expect(replay.locator(".pm-log-list li")).to_have_count(3)
+    expect(alice.locator("#replay-move")).to_have_text(re.compile(r"^Move 3: .+\.$"))
+    assert_player_words(alice.locator("main"))
