@@ -7,6 +7,7 @@ import { el, fill, formatTime, say } from "./dom.js";
 import { gameTitle, loadGames } from "./games.js";
 import { DETAIL_WORDS, optionsWords, roundNotes } from "./matchwords.js";
 import { seatName, seatPlayerId } from "./names.js";
+import { whyEnded } from "./table/outcome.js";
 import { seatWords } from "./table/seats.js";
 import { explainer, loadRenderer } from "./table.js";
 import { oneDecimal, ratingDelta, signedNumber } from "./words.js";
@@ -45,6 +46,9 @@ function renderScores(match, names) {
       ratingCell(s));
   }));
   const notes = [];
+  if (finished && match.outcome) {
+    notes.push(whyEnded(match.outcome, seatWords({ seat: null, perspective: 0, names })));
+  }
   if (finished && (match.seats || []).length === 1) notes.push("A solo match does not change ratings.");
   if (match.has_bots) notes.push("Played with bots: bots have fixed ratings, so only the people's ratings moved.");
   $("score-note").textContent = notes.join(" ");

@@ -210,6 +210,7 @@ def test_the_replay_stepper_follows_and_sets_the_move_in_the_address(
     )
     expect(page.locator("#match-meta")).to_contain_text(re.compile(r"Points to win: \d+"))
     expect(page.locator("#rounds-table tbody tr").first).to_contain_text("dealt by")
+    expect(page.locator("#score-note")).to_contain_text("The match was played to its end.")
     assert_player_words(page.locator("main"))
 
     page.click("#replay-controls [data-step=next]")
