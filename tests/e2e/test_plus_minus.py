@@ -25,6 +25,7 @@ GAME_DEADLINE_S = 180
 PASSES_CHECKED = 8  # Bob's first passes are checked on every screen, later ones in the messages
 PLAYS_CHECKED = 15  # Alice's first plays compare the lit stacks with the server's legal actions
 TABLE = ".pm"
+MINUS = "\u2212"
 OUTCOME = "[data-testid=outcome]"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -280,7 +281,7 @@ def final_scores(page: Page) -> dict[str, int]:
     expect(finals).to_have_count(4)
     return {
         finals.nth(i).locator(".pm-final-name").inner_text(): int(
-            finals.nth(i).locator(".pm-final-score").inner_text()
+            finals.nth(i).locator(".pm-final-score").inner_text().replace(MINUS, "-")
         )
         for i in range(4)
     }
@@ -360,7 +361,7 @@ def test_four_seats_play_a_whole_game(new_page: Callable[..., Page]) -> None:
     totals = last["outcome"]["scores"]
     assert sorted(scores.values(), reverse=True) == sorted(totals, reverse=True)
     for seat, total in enumerate(totals):
-        expect(alice.locator(f"{TABLE} [data-total='{seat}']")).to_have_text(str(total))
+        expect(alice.locator(f"{TABLE} [data-total='{seat}']")).to_have_text(str(total).replace("-", MINUS))
         assert total == sum(r[seat] for r in last["view"]["round_scores"])
     best = max(totals)
     winners = [n for n, s in scores.items() if s == best]

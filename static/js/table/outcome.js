@@ -6,7 +6,7 @@
 // .abs-finals, .abs-final, ...), so each game styles it; the words are the same everywhere.
 
 import { el, fill } from "../dom.js";
-import { listWords } from "../words.js";
+import { listWords, signedNumber } from "../words.js";
 import { showRatingChanges } from "./ratings.js";
 
 // The winning seats: the outcome's, else the view's, else the best score (highest, or lowest
@@ -79,7 +79,7 @@ export function whyEnded(outcome, words, normal = "") {
  */
 export function drawOutcome(node, {
   msg, over = Boolean(msg && msg.over), words, prefix, scores, winners, order, title, notes = [], normal = "", headlineWords = {},
-  scoreText = (score) => String(score), after = () => null, winClass = `${prefix}-final-win`,
+  scoreText = (score) => (typeof score === "number" ? signedNumber(score, "") : String(score)), after = () => null, winClass = `${prefix}-final-win`,
   listClass = `${prefix}-finals`, lowWins = false,
 }) {
   if (!over) { node.hidden = true; fill(node); return; }
