@@ -361,7 +361,9 @@ def test_four_seats_play_a_whole_game(new_page: Callable[..., Page]) -> None:
     totals = last["outcome"]["scores"]
     assert sorted(scores.values(), reverse=True) == sorted(totals, reverse=True)
     for seat, total in enumerate(totals):
-        expect(alice.locator(f"{TABLE} [data-total='{seat}']")).to_have_text(str(total).replace("-", MINUS))
+        expect(alice.locator(f"{TABLE} [data-total='{seat}']")).to_have_text(
+            str(total).replace("-", MINUS)
+        )
         assert total == sum(r[seat] for r in last["view"]["round_scores"])
     best = max(totals)
     winners = [n for n, s in scores.items() if s == best]
