@@ -15,9 +15,8 @@ async function fetchChanges(matchId) {
     const match = await get(`/api/matches/${encodeURIComponent(matchId)}`);
     const seats = (match.seats || []).map((s, i) => [s.seat ?? i, s]);
     const found = new Map(seats.filter(([, s]) => s.rating).map(([seat, s]) => [seat, s.rating]));
-    const people = seats.filter(([, s]) => !s.bot).length;
-    const unrated = match.status !== "finished" || people === 0 || seats.length < 2;
-    if (found.size || unrated || attempt >= TRIES) return found;
+    const rated = seats.length >= 2 && seats.some(([, s]) => !s.bot);
+    if (found.size || (match.status === "finished" && !rated) || attempt >= TRIES) return found;
     await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
   }
 }
