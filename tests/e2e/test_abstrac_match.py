@@ -107,6 +107,9 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
     bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 1)
     expect(bob.locator("#start-button")).to_have_count(0)  # only the host starts
+    expect(bob.locator("#table-empty")).to_have_text(
+        "Everyone is seated. The table appears when the host starts the match."
+    )
     start = alice.locator("#start-button")
     expect(start).to_be_enabled()
     start.click()
