@@ -56,6 +56,8 @@ class OptionSpec:
     default: Any
     label: str
     choices: tuple[Any, ...] = ()
+    # each choice in the player's words, in the order of ``choices``
+    choice_labels: tuple[str, ...] = ()
     min: int | None = None
     max: int | None = None
 
@@ -81,6 +83,7 @@ class OptionSpec:
         spec: dict[str, Any] = {"type": self.type, "default": self.default, "label": self.label}
         if self.choices:
             spec["choices"] = list(self.choices)
+            spec["choice_labels"] = list(self.choice_labels or map(str, self.choices))
         if self.min is not None:
             spec["min"] = self.min
         if self.max is not None:

@@ -15,6 +15,8 @@ from app.db.models import LARGEST_ID
 from app.db.players import player_by_id
 from app.rooms.errors import RoomError
 from app.services import Services
+from app.web.rules import option_rows, players_text
+from games import REGISTRY
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 STATIC_DIR = REPO_ROOT / "static"
@@ -41,6 +43,7 @@ NOT_FOUND = {
     "room": "There is no such room: it may have been closed.",
     "match": "There is no such match.",
     "player": "There is no such player.",
+    "game": "There is no such game here.",
 }
 
 
@@ -72,7 +75,26 @@ def parse_id(text: str) -> int | None:
 
 @router.get("/", name="lobby")
 async def lobby(request: Request) -> HTMLResponse:
-    return templates.TemplateResponse(request, "lobby.html", {"page": "lobby"})
+    games = [engine.info for engine in REGISTRY.values()]
+    return templates.TemplateResponse(request, "lobby.html", {"page": "lobby", "games": games})
+
+
+@router.get("/games/{game_id}", name="rules")
+async def rules(request: Request, game_id: str) -> Response:
+    engine = REGISTRY.get(game_id)
+    if engine is None:
+        return not_found(request, "game")
+    info = engine.info
+    return templates.TemplateResponse(
+        request,
+        f"rules/{info.id}.html",
+        {
+            "page": "rules",
+            "game": info,
+            "players": players_text(info),
+            "options": option_rows(info),
+        },
+    )
 
 
 @router.get("/rooms/{room_id}", name="room")

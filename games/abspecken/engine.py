@@ -45,9 +45,14 @@ META = GameInfo(
             "smile_gift",
             "choice",
             rules.GIFT_SEED,
-            "Smiling piggy's gift: as the seed says (compulsory only when the roller cannot "
-            "discard), always optional, or always compulsory",
+            "Smiling piggy's gift: compulsory only when the roller cannot discard, "
+            "always optional, or always compulsory",
             choices=(rules.GIFT_SEED, rules.GIFT_OPTIONAL, rules.GIFT_MANDATORY),
+            choice_labels=(
+                "Compulsory only when the roller cannot discard",
+                "Always optional",
+                "Always compulsory",
+            ),
         ),
         OptionSpec(
             "take_order",
@@ -56,6 +61,7 @@ META = GameInfo(
             "Order of players who could not discard: "
             "clockwise from the roller, or who declared first",
             choices=(rules.CLOCKWISE, rules.SPEED),
+            choice_labels=("Clockwise from the roller", "Who declared first"),
         ),
         OptionSpec(
             "take_choice",
@@ -63,12 +69,13 @@ META = GameInfo(
             rules.RANDOM,
             "Taking a card: drawn blind at random, or chosen by the player who gives it",
             choices=(rules.RANDOM, rules.SOURCE_CHOOSES),
+            choice_labels=("Drawn blind at random", "Chosen by the player who gives it"),
         ),
         OptionSpec(
             "first_roller",
             "int",
             -1,
-            "Seat that rolls first (0 is the first seat); -1 picks one at random",
+            "Seat that rolls first (0 is the first seat; \u22121 picks one at random)",
             min=-1,
             max=4,
         ),

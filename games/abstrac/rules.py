@@ -109,6 +109,8 @@ def _score_deal(state: State) -> None:
         state["to_move"] = None
         return
     state["rng"] = dict(state["rng"])
+    # the scored collections stay on view until the next deal's first take (view.last_deal)
+    state["last_taken"] = [list(hand) for hand in state["taken"]]
     _start_deal(state, state["deal"] + 1, 1 - state["dealer"])
 
 

@@ -25,4 +25,15 @@ def view(state: State, seat: Seat | None) -> dict[str, Any]:
         "totals": list(state["totals"]),
         "to_move": None if over else state["to_move"],
         "deals": [copy_record(record) for record in state["deals"]],
+        "last_deal": last_deal(state),
     }
+
+
+def last_deal(state: State) -> dict[str, Any] | None:
+    """The collections of the deal just scored, with their combinations, until the next deal's
+    first card is taken; ``None`` otherwise."""
+    hands = state.get("last_taken")
+    if not hands or any(state["taken"]):
+        return None
+    found = [groups(hand) for hand in hands]
+    return {"taken": [list(hand) for hand in hands], "groups": found}

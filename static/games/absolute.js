@@ -96,7 +96,8 @@ export function mount(root, ctx) {
   tbl.view = () => tbl.msg.view;
   tbl.isOver = () => Boolean(tbl.msg.over || tbl.view().phase === "over");
   tbl.myHand = () => (tbl.seated() && Array.isArray(tbl.view().hand) ? tbl.view().hand : []);
-  tbl.myTurn = () => tbl.seated() && !tbl.isOver() && tbl.view().turn === tbl.ctx.seat;
+  // a replay shows a seat's view as it was, never as a turn to take (ctx.replay)
+  tbl.myTurn = () => tbl.seated() && !ctx.replay && !tbl.isOver() && tbl.view().turn === tbl.ctx.seat;
   tbl.players = () => tbl.view().players || tbl.view().hand_counts.length;
   tbl.ownSets = () => tbl.view().sets.filter((s) => s.owner === tbl.ctx.seat);
   tbl.setById = (id) => tbl.view().sets.find((s) => s.id === id);

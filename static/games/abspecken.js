@@ -55,7 +55,7 @@ export function mount(root, ctx) {
   ui.head.append(ui.round, ui.status, ui.last, ui.news);
   // names as the room gives them (two bots of one name keep it)
   const words = seatWords(ctx, { numberTwins: false });
-  const log = createMoveLog((msg) => describeMove(msg, words), { prefix: "spk" });
+  const log = createMoveLog((msg, previous) => describeMove(msg, previous, words), { prefix: "spk" });
   const table = el("div", { class: "felt abspecken" },
     ui.head, ui.outcome, ui.dice, ui.mine, ui.players, ui.reveal, log.element, ui.rounds, ui.help);
   root.append(table);

@@ -39,7 +39,7 @@ export function mount(root, ctx) {
   ui.outcome.hidden = true;
   ui.status.setAttribute("aria-live", "polite");
   const words = seatWords(ctx, { numberTwins: false });
-  const log = createMoveLog((state) => describeMove(state, words), { prefix: "ab" });
+  const log = createMoveLog((state, previous) => describeMove(state, previous, words), { prefix: "ab" });
   const table = el("div", { class: "felt abstrac" },
     ui.board, ui.outcome, ui.status, ui.last, ui.top,
     el("section", { class: "ab-row-area", "aria-label": "The row" }, ui.rowHead, ui.row, ui.controls),

@@ -47,7 +47,7 @@ export function mount(root, ctx) {
   };
   ui.outcome.hidden = true;
   const words = seatWords(ctx, { numberTwins: false });
-  const log = createMoveLog((state) => describeMove(state, words), { prefix: "bl" });
+  const log = createMoveLog((state, previous) => describeMove(state, previous, words), { prefix: "bl" });
   const table = el("div", { class: "felt balance" },
     ui.board, ui.meta, ui.outcome, el("div", { class: "bl-head", "aria-live": "polite" }, ui.status, ui.news),
     el("section", { class: "bl-centre", "aria-label": "The balance" }, ui.stock, ui.meter, ui.pile),

@@ -1,7 +1,7 @@
 // lobby.js: the open rooms (waiting for players) and the live matches (playing now, with how
 // many watch and a "Watch" link), both refreshed every few seconds, and the "create a room"
 // form built from each game's option specs {type: int|bool|choice, default, label, min, max,
-// choices}.
+// choices, choice_labels}.
 
 import { get, post } from "./api.js";
 import { el, fill, say } from "./dom.js";
@@ -76,7 +76,8 @@ function optionField(name, spec) {
   if (spec.type === "choice") {
     const select = el("select", { id, name, dataset: { kind: "choice" } },
       (spec.choices || []).map((choice, i) =>
-        el("option", { value: String(i), selected: choice === spec.default }, String(choice))));
+        el("option", { value: String(i), selected: choice === spec.default },
+          (spec.choice_labels || [])[i] || String(choice))));
     return el("div", { class: "field" }, el("label", { for: id }, label), select);
   }
   const range = [spec.min != null ? `from ${spec.min}` : "", spec.max != null ? `to ${spec.max}` : ""]
@@ -99,6 +100,9 @@ function showGame() {
   const game = selectedGame();
   if (!game) return;
   $("game-summary").textContent = game.summary || "";
+  $("game-rules").href = `/games/${encodeURIComponent(game.id)}`;
+  $("game-rules").textContent = `How to play ${game.title}`;
+  $("game-rules").hidden = false;
   const seats = $("seats-input");
   seats.min = game.min_players;
   seats.max = game.max_players;

@@ -4,21 +4,20 @@
 
 import { get } from "./api.js";
 import { el, fill, formatTime, say } from "./dom.js";
-import { gameTitle } from "./games.js";
+import { gameTitle, loadGames } from "./games.js";
+import { DETAIL_WORDS, optionsWords, roundNotes } from "./matchwords.js";
 import { seatName, seatPlayerId } from "./names.js";
+import { whyEnded } from "./table/outcome.js";
+import { seatWords } from "./table/seats.js";
 import { explainer, loadRenderer } from "./table.js";
+import { oneDecimal, ratingDelta, signedNumber } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = Number($("match").dataset.matchId);
 const base = `/api/matches/${matchId}`;
 
 function number(value) {
-  return typeof value === "number" && !Number.isInteger(value) ? value.toFixed(1) : String(value ?? "–");
-}
-
-function signed(value) {
-  const text = Math.abs(value).toFixed(1);
-  return value > 0 ? `+${text}` : value < 0 ? `−${text}` : "±0.0";
+  return typeof value === "number" ? signedNumber(value, "") : "–";
 }
 
 function ratingCell(seat) {
@@ -27,8 +26,8 @@ function ratingCell(seat) {
   if (!change) return el("td", { class: "rating-cell muted" }, "–");
   return el("td", { class: "rating-cell" },
     el("span", { class: `rating-delta ${change.delta > 0 ? "up" : change.delta < 0 ? "down" : ""}` },
-      signed(change.delta)),
-    el("span", { class: "muted small" }, ` → ${number(change.after)}`));
+      ratingDelta(change.delta)),
+    el("span", { class: "muted small" }, ` → ${oneDecimal(change.after)}`));
 }
 
 function renderScores(match, names) {
@@ -47,23 +46,25 @@ function renderScores(match, names) {
       ratingCell(s));
   }));
   const notes = [];
+  if (finished && match.outcome) {
+    notes.push(whyEnded(match.outcome, seatWords({ seat: null, perspective: 0, names })));
+  }
   if (finished && (match.seats || []).length === 1) notes.push("A solo match does not change ratings.");
   if (match.has_bots) notes.push("Played with bots: bots have fixed ratings, so only the people's ratings moved.");
   $("score-note").textContent = notes.join(" ");
 }
 
-// Round dicts vary by game; per-seat arrays become "key value" details, "scores" the cells.
+// Round dicts vary by game: their scores are the cells, the per-seat numbers matchwords.js
+// names become details ("combinations 7, cards taken 13"), its notes the last column.
 function renderRounds(rounds, names) {
   if (!Array.isArray(rounds) || !rounds.length) return;
   const seats = names.length;
   const perSeat = (value) => Array.isArray(value) && value.length === seats;
-  // per-seat numbers become details; per-seat lists or objects (hands, piles) are left out
   const perSeatNumbers = (value) => perSeat(value) && value.every((v) => typeof v === "number");
-  const detailKeys = Object.keys(rounds[0]).filter((k) => k !== "scores" && perSeatNumbers(rounds[0][k]));
-  const note = (round) => Object.entries(round)
-    .filter(([k, v]) => !perSeat(v) && !["deal", "round"].includes(k) && v !== false && v !== null && typeof v !== "object")
-    .map(([k, v]) => (k === "dealer" && Number.isInteger(v) ? `dealt by ${names[v]}` : v === true ? k : `${k} ${v}`))
-    .join(", ");
+  const detailKeys = Object.keys(DETAIL_WORDS).filter((k) => perSeatNumbers(rounds[0][k]));
+  // a round's scores: its own, else each player's breakdown's (ABSOLUTE)
+  const scoresOf = (round) => (perSeat(round.scores) ? round.scores
+    : perSeat(round.players) ? round.players.map((p) => p && p.score) : null);
   fill($("rounds-table"),
     el("thead", {}, el("tr", {},
       el("th", { scope: "col" }, "Deal"),
@@ -72,10 +73,10 @@ function renderRounds(rounds, names) {
     el("tbody", {}, rounds.map((round, r) => el("tr", {},
       el("td", {}, String(round.deal ?? round.round ?? r + 1)),
       names.map((_, s) => el("td", { class: "num" },
-        perSeat(round.scores) ? number(round.scores[s]) : "",
+        scoresOf(round) ? number(scoresOf(round)[s]) : "",
         detailKeys.length ? el("span", { class: "muted small" },
-          ` (${detailKeys.map((k) => `${k} ${number(round[k][s])}`).join(", ")})`) : null)),
-      el("td", { class: "muted" }, note(round))))));
+          ` (${detailKeys.map((k) => `${DETAIL_WORDS[k]} ${number(round[k][s])}`).join(", ")})`) : null)),
+      el("td", { class: "muted" }, roundNotes(round, names))))));
   $("rounds-panel").hidden = false;
 }
 
@@ -100,15 +101,6 @@ function placeUrl(step, seat) {
   return url;
 }
 
-function describeAction(action) {
-  if (!action || typeof action !== "object" || action.type === "hidden") return "a secret move";
-  const { type, ...rest } = action;
-  const details = Object.entries(rest)
-    .map(([k, v]) => `${k.replaceAll("_", " ")} ${typeof v === "object" ? JSON.stringify(v) : v}`)
-    .join(", ");
-  return `${String(type || "move").replaceAll("_", " ")}${details ? ` (${details})` : ""}`;
-}
-
 async function setupReplay(match, names) {
   const status = $("replay-status");
   if (match.status !== "finished") return;
@@ -131,7 +123,9 @@ async function setupReplay(match, names) {
   let perspective = place.seat !== null && place.seat < names.length ? place.seat : null;
   let step = place.move === null ? last : Math.max(0, Math.min(last, place.move));
   let table = null;
+  let words = null; // the seat words of the table on screen
   let shown = null; // the frame on screen
+  let told = null; // the state message drawn last (the move before, for the next step's words)
 
   seatSelect.append(...names.map((name, seat) =>
     el("option", { value: String(seat) }, `${name}'s view, as they saw it`)));
@@ -144,10 +138,13 @@ async function setupReplay(match, names) {
     root.replaceChildren();
     // One seat's view: that seat is the viewer, and the table is drawn around it (as it was
     // drawn for them). Everything face up: no viewer, drawn around seat 0 (a spectator's default).
-    table = renderer.mount(root, {
-      seat: perspective, perspective: perspective ?? 0, names, explain,
+    const ctx = {
+      seat: perspective, perspective: perspective ?? 0, names, explain, replay: true,
       act: () => Promise.reject(new Error("This is a replay.")),
-    });
+    };
+    table = renderer.mount(root, ctx);
+    words = seatWords(ctx);
+    told = null;
     root.dataset.perspective = perspective === null ? "all" : String(perspective);
   }
 
@@ -166,13 +163,17 @@ async function setupReplay(match, names) {
     const view = mine && Array.isArray(frame.views) ? frame.views[perspective] : frame.view;
     const lastMove = mine && Array.isArray(frame.lasts) ? frame.lasts[perspective] : frame.last;
     const over = frame.over ?? frame.seq === last;
-    table.update({
+    const msg = {
       type: "state", match_id: matchId, seq: frame.seq, view, to_act: frame.to_act || [],
       legal: [], last: lastMove || null, over,
       outcome: over ? (frame.outcome || { scores: match.scores, winners: match.winners }) : null,
-    });
+    };
+    table.update(msg);
+    const previous = told;
+    told = msg;
+    const sentence = lastMove ? renderer.describeMove(msg, previous, words) : "";
     $("replay-move").textContent = lastMove
-      ? `Move ${frame.seq}: ${names[lastMove.seat] || `Seat ${lastMove.seat + 1}`} played ${describeAction(lastMove.action)}.`
+      ? `Move ${frame.seq}: ${sentence || "a move."}`
       : "The deal, before anyone has moved.";
   }
 
@@ -246,16 +247,18 @@ async function main() {
     return;
   }
   const title = await gameTitle(match.game);
+  const specs = ((await loadGames().catch(() => [])).find((g) => g.id === match.game) || {}).options;
   const names = (match.seats || []).map((s, i) => seatName(s, s.seat ?? i));
   $("match-title").textContent = `${title} · match ${matchId}`;
+  $("match-meta").after(el("p", {},
+    el("a", { id: "match-rules", href: `/games/${encodeURIComponent(match.game)}` }, `How to play ${title}`)));
   document.title = `${title} match ${matchId} · cardroom`;
   const when = match.finished_at
     ? `Finished ${formatTime(match.finished_at)}`
     : `In progress, started ${formatTime(match.started_at)}`;
   const moves = match.move_count ?? match.moves;
   $("match-meta").textContent = [when, moves !== undefined ? `${moves} moves` : "",
-    match.options && Object.keys(match.options).length
-      ? Object.entries(match.options).map(([k, v]) => `${k} ${v}`).join(", ") : ""]
+    optionsWords(match.options, specs).join(", ")]
     .filter(Boolean).join(" · ");
   renderScores(match, names);
   renderRounds(match.rounds || (match.outcome && match.outcome.rounds), names);

@@ -7,11 +7,12 @@ import { get } from "./api.js";
 import { el, formatTime } from "./dom.js";
 import { loadGames } from "./games.js";
 import { seatName, seatPlayerId } from "./names.js";
+import { ratingDelta, signedNumber } from "./words.js";
 
 export const PAGE = 20;
 
 function scoreText(value) {
-  return typeof value === "number" && !Number.isInteger(value) ? value.toFixed(1) : String(value);
+  return typeof value === "number" ? signedNumber(value, "") : String(value);
 }
 
 // "win" | "loss" | "draw" (a win shared with another seat) for one seat of a finished match.
@@ -23,11 +24,6 @@ export function resultOf(match, seatIndex) {
 }
 
 const RESULT_TAGS = { win: ["tag-win", "won"], loss: ["tag-loss", "lost"], draw: ["tag-draw", "drew"] };
-
-function deltaText(delta) {
-  const text = Math.abs(delta).toFixed(1);
-  return delta > 0 ? `+${text}` : delta < 0 ? `−${text}` : "±0.0";
-}
 
 function matchItem(match, titles, playerId) {
   const winners = new Set(match.winners || []);
@@ -58,7 +54,7 @@ function matchItem(match, titles, playerId) {
       focus && focus.rating ? el("span", {
         class: `rating-delta ${focus.rating.delta > 0 ? "up" : focus.rating.delta < 0 ? "down" : ""}`,
         title: "Rating change",
-      }, ` ${deltaText(focus.rating.delta)} `) : null,
+      }, ` ${ratingDelta(focus.rating.delta)} `) : null,
       match.has_bots ? el("span", { class: "tag tag-bot" }, "bots") : null,
       finished ? "" : el("span", { class: "badge badge-playing" }, "Playing"),
       " ", formatTime(when)));

@@ -6,7 +6,7 @@ import { get } from "./api.js";
 import { el, fill, say } from "./dom.js";
 import { loadGames } from "./games.js";
 import { matchList } from "./matchlist.js";
-import { plural } from "./words.js";
+import { oneDecimal, plural, ratingDelta } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -15,11 +15,6 @@ const playerId = Number($("player").dataset.playerId);
 function showName(name) {
   $("player-title").textContent = name;
   document.title = `${name} · cardroom`;
-}
-
-function signed(value) {
-  const text = Math.abs(value).toFixed(1);
-  return value > 0 ? `+${text}` : value < 0 ? `−${text}` : "±0.0";
 }
 
 // A small line of the latest ratings (oldest first); drawn with SVG nodes, no markup strings.
@@ -60,7 +55,7 @@ function trendCell(rating) {
     el("span", {
       class: `rating-delta ${trend > 0 ? "up" : trend < 0 ? "down" : ""}`,
       title: "Change in the latest rated match",
-    }, `${arrow} ${signed(trend)}`),
+    }, `${arrow} ${ratingDelta(trend)}`),
     sparkline(rating.recent || []));
 }
 
@@ -74,7 +69,7 @@ function gameRow(game, titles) {
     el("td", { class: "num" }, String(game.won)),
     el("td", { class: "num" }, String(game.lost)),
     el("td", { class: "num" }, String(game.drawn)),
-    el("td", { class: "num rating-value" }, rating ? rating.ordinal.toFixed(1) : "–"),
+    el("td", { class: "num rating-value" }, rating ? oneDecimal(rating.ordinal) : "–"),
     el("td", { class: "num rating-rank" },
       rating ? `#${rating.rank}` : "–",
       rating ? el("span", { class: "muted small rank-of" }, ` of ${rating.rated_players}`) : null),

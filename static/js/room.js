@@ -153,7 +153,9 @@ function renderActions() {
         ? "Everyone is seated. Start when you are ready."
         : `Fill every seat (${filled} of ${seats.length} taken) with players or bots to start.`));
     } else {
-      items.push(el("p", { class: "hint" }, `${filled} of ${seats.length} seats taken. The host starts the match.`));
+      items.push(el("p", { class: "hint" }, filled === seats.length
+        ? "Everyone is seated. The host starts the match."
+        : `${filled} of ${seats.length} seats taken. The host starts the match.`));
     }
   } else if (room.status === "finished") {
     const mine = mySeatIndex();
@@ -202,8 +204,10 @@ $("follow-seat").addEventListener("change", (event) => followSeat(Number(event.t
 function renderWaiting() {
   const seats = room.seats || [];
   const filled = seats.filter((s) => s.player || s.bot).length;
+  const seated = filled === seats.length
+    ? "Everyone is seated." : `Waiting for players: ${filled} of ${seats.length} seats taken.`;
   $("table-empty").textContent = room.status === "waiting"
-    ? `Waiting for players: ${filled} of ${seats.length} seats taken. The table appears when the host starts the match.`
+    ? `${seated} The table appears when the host starts the match.`
     : me ? "Loading the table…" : "Choose a name at the top of the page to watch this match.";
 }
 
@@ -264,6 +268,9 @@ async function main() {
     return;
   }
   $("room-title").textContent = await gameTitle(room.game);
+  $("room-rules").href = `/games/${encodeURIComponent(room.game)}`;
+  $("room-rules").textContent = `How to play ${$("room-title").textContent}`;
+  $("room-rules").hidden = false;
   document.title = `${$("room-title").textContent} · cardroom`;
   showConnection("idle");
   me = await signedIn();

@@ -37,6 +37,8 @@
  *                          acts again).
  *     explain(text)        shows a sentence near the table, e.g. why a click is not allowed;
  *                          explain("") clears it.
+ *     replay: bool?        true on the match page's replay: a seat's view as it was then, never
+ *                          a turn to take ("Your turn") nor a control to plan with.
  *   }
  *   update(stateMsg)       called with every `state` message, whole:
  *                          {"type":"state","match_id","seq","view","to_act","legal","last",
@@ -48,6 +50,18 @@
  *                          before a new match (rematch), a seat change or a perspective change
  *                          remounts the table (the latest state is then applied again).
  *
+ * A renderer module also exports describeMove(msg, previous, words, { actor }?) -> a sentence:
+ * the state's `last` move in words ("Ann took 2 cards."), told against the state just before
+ * (`previous`, or null), with words = seatWords(ctx) and `actor` the name to give the mover
+ * (default words.who(seat): "You" or the seat's name). The table's status line and move log
+ * and the match page's replay all use it, so every place says the same sentence.
+ *
+ * A renderer module also exports describeMove(msg, previous, words, { actor }?) -> a sentence:
+ * the state's `last` move in words ("Ann took 2 cards."), told against the state just before
+ * (`previous`, or null), with words = seatWords(ctx) and `actor` the name to give the mover
+ * (default words.who(seat): "You" or the seat's name). The table's status line and move log
+ * and the match page's replay all use it, so every place says the same sentence.
+ *
  * What every table shares comes from the core in static/js/table/, so each renderer draws only
  * its own game: seats.js (names, "You", the order around the table from ctx.perspective),
  * clock.js (turn clocks from `deadlines`: a renderer puts clockNode(deadline) where a seat is
@@ -57,7 +71,8 @@
  *
  * The match page reuses renderers for its replay stepper with a ctx whose act() always rejects
  * and state messages built from GET /api/matches/{id}/replay/{seq}: everything face up is
- * {seat: null, perspective: 0}; one seat's view as they saw it is {seat: S, perspective: S}.
+ * {seat: null, perspective: 0, replay: true}; one seat's view as they saw it is
+ * {seat: S, perspective: S, replay: true}.
  */
 
 import { fill, el } from "./dom.js";
@@ -133,6 +148,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
   // An explanation (the renderer's or the core's); a refusal is one the server sent.
   function say(text, { refusal = false } = {}) {
     refused = refusal && Boolean(text);
+    message.classList.toggle("is-refusal", refused);
     explain(text);
   }
 
@@ -143,7 +159,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
 
   function act(action) {
     if (!latest) return Promise.reject(new Error("The match has not started yet."));
-    clearRefusal();
+    say(""); // a refusal or an explanation answered what came before this move
     const ref = nextRef++;
     const seq = latest.seq;
     // `seq` guards a turn against moves the player has not seen yet. In a simultaneous phase

@@ -21,3 +21,23 @@ export function listWords(items, joiner = "and") {
 export function capital(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
+
+// A number as players read it, with a real minus sign: signedNumber(-1.5) -> "−1.5",
+// signedNumber(2) -> "+2" (the `plus` sign is "+" unless given, "" for none); a fraction keeps
+// one decimal.
+export function signedNumber(value, plus = "+") {
+  const text = Number.isInteger(value) ? String(Math.abs(value)) : Math.abs(value).toFixed(1);
+  return value < 0 ? `\u2212${text}` : value > 0 ? `${plus}${text}` : text;
+}
+
+// A rating (one decimal, real minus sign): oneDecimal(-1.83) -> "−1.8"
+export function oneDecimal(value) {
+  const text = Math.abs(value).toFixed(1);
+  return value < 0 && text !== "0.0" ? `\u2212${text}` : text;
+}
+
+// A rating's change: "+1.2", "−1.2", "±0.0"
+export function ratingDelta(delta) {
+  const text = oneDecimal(Math.abs(delta));
+  return text === "0.0" ? "±0.0" : delta > 0 ? `+${text}` : `\u2212${text}`;
+}

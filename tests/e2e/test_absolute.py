@@ -19,7 +19,9 @@ from datetime import UTC, datetime, timedelta
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from tests.e2e.screen import PHONE, assert_on_first_screen
 from tests.e2e.visitors import sign_in, visitor
+from tests.e2e.words import assert_player_words
 
 MATCH_DEADLINE_S = 150
 TABLE = ".abs-table"
@@ -205,9 +207,15 @@ def finish_turn(page: Page, stats: Stats, keyboard: bool) -> None:
         wait_past(page, before)
 
 
-def take_turn(page: Page, who: str, stats: Stats, *, keyboard: bool) -> bool:
+def take_turn(page: Page, who: str, stats: Stats, *, keyboard: bool, phone: bool = False) -> bool:
+    """One step of this player's turn, if it is theirs. On a ``phone`` the pile to draw from,
+    or the hand, is on the first screen, and no refusal is shown."""
     if not my_turn(page) or page.locator(OUTCOME).is_visible():
         return False
+    if phone:
+        control = page.locator(f"{TABLE} .abs-pile-button.is-lit, .abs-hand button.abs-card")
+        if assert_on_first_screen(page, control.first, may_vanish=True):
+            expect(page.locator("#table-message.is-refusal")).to_have_count(0)
     deck = page.locator("[data-focus=deck]")
     if page.locator("[data-focus=deck].is-lit").count():
         expect(page.locator(".abs-status")).to_contain_text("draw")
@@ -252,7 +260,7 @@ def test_a_whole_match_is_built_and_played_at_the_table(new_page: Callable[..., 
     alice = visitor(new_page, alice_name)
     invite = create_room(alice, seats=3, turn_limit=5)
     take_seat(alice, 0)
-    bob = visitor(new_page, bob_name, invite, width=375, height=800)
+    bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 1)
     add_bot(alice, 2)
     alice.click("#start-button")
@@ -277,7 +285,7 @@ def test_a_whole_match_is_built_and_played_at_the_table(new_page: Callable[..., 
         acted = False
         for page, who, keyboard in ((alice, "alice", False), (bob, "bob", True)):
             try:
-                acted = take_turn(page, who, stats, keyboard=keyboard) or acted
+                acted = take_turn(page, who, stats, keyboard=keyboard, phone=page is bob) or acted
             except PlaywrightError as error:  # the table redrew under the pointer: look again
                 if "Timeout" in str(error):
                     raise
@@ -333,6 +341,15 @@ def test_a_whole_match_is_built_and_played_at_the_table(new_page: Callable[..., 
     expect(replay.locator(".abs-zone-hand-open").first.locator(".abs-card")).to_have_count(5)
     expect(replay.locator(".abs-pile-discard .abs-card")).to_have_count(1)
     assert replay.locator("button").count() == 0
+    assert_player_words(alice.locator("main"))
+    # one seat's view, as it was: never a turn to take, nothing to rearrange
+    alice.select_option("#replay-seat", "0")
+    for _ in range(6):
+        alice.click("#replay-controls [data-step=next]")
+        expect(replay.locator(".abs-status")).not_to_contain_text("Your turn")
+        expect(replay.get_by_role("button", name=re.compile("Rearrange"))).to_have_count(0)
+    expect(alice.locator("#replay-move")).to_contain_text(re.compile(r"^Move 6: "))
+    assert_player_words(alice.locator("main"))
 
 
 def test_a_refused_move_is_explained_and_turn_clocks_count_down(

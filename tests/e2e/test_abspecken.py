@@ -19,7 +19,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from games.abspecken.engine import ENGINE
 from tests.e2e.renderers import mount_alone
+from tests.e2e.screen import PHONE, assert_on_first_screen
 from tests.e2e.visitors import visitor
+from tests.e2e.words import assert_player_words
 
 GAME_DEADLINE_S = 120
 TABLE = ".abspecken"
@@ -105,10 +107,11 @@ DECISION_MOVES = frozenset({"option", "discard", "cannot"})
 
 
 def act_once(
-    page: Page, *, keyboard: bool = False, hold: frozenset[str] = frozenset()
+    page: Page, *, keyboard: bool = False, hold: frozenset[str] = frozenset(), phone: bool = False
 ) -> str | None:
     """Make one move if this player has one and it is not of a kind in ``hold``; returns what
-    was done (None: nothing).
+    was done (None: nothing). On a ``phone`` the control is on the first screen, and no
+    refusal is shown.
 
     Picks and refills take the highest values still in the piles; a decision takes the
     last listed discard (or declares "cannot"); gifts and takes go to the first choice.
@@ -118,6 +121,10 @@ def act_once(
         if not found or found["kind"] in hold:
             return None
         target = page.locator(f"{TABLE} .spk-mine [data-focus='{found['focus']}']")
+        if phone:
+            if not assert_on_first_screen(page, target, may_vanish=True):
+                return None  # the table moved on; look again
+            expect(page.locator("#table-message.is-refusal")).to_have_count(0)
         press(page, target, keyboard)
     except PlaywrightError:
         return None  # the table changed under the pointer; look again
@@ -151,7 +158,7 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     alice = visitor(new_page, alice_name)
     invite = create_room(alice, seats=3, end_threshold=1)
     take_seat(alice, 0)
-    bob = visitor(new_page, bob_name, invite, width=375, height=812)
+    bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 1)
     add_bot(alice, 2)
     alice.click("#start-button")
@@ -207,7 +214,7 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
         # Until that check is done, Bob decides only after Alice has.
         alice_decided = alice_committed_on_bob.all_inner_texts() == ["Decided ✓"]
         hold = DECISION_MOVES if not (checked_secret or alice_decided) else frozenset()
-        move = act_once(bob, keyboard=True, hold=hold)
+        move = act_once(bob, keyboard=True, hold=hold, phone=True)
         if move:
             done[f"bob-{move}"] = done.get(f"bob-{move}", 0) + 1
             acted = True
@@ -279,6 +286,10 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     expect(alice.locator("#replay-pos")).to_have_text(re.compile(r"Move 0 of \d+"))
     expect(alice.locator(f"#replay-table {TABLE} .spk-player")).to_have_count(3)
     assert alice.locator(f"#replay-table {TABLE} button").count() == 0
+    for step in (1, 2, 3):
+        alice.click("#replay-controls [data-step=next]")
+        expect(alice.locator("#replay-move")).to_have_text(re.compile(rf"^Move {step}: .+[.!”]$"))
+        assert_player_words(alice.locator("main"))
 
 
 # An option chip of two or more values, with nothing chosen yet: its data-focus, else None.

@@ -11,7 +11,11 @@ from collections.abc import Callable
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from games import REGISTRY
+from tests.e2e.renderers import mount_alone
+from tests.e2e.screen import PHONE, assert_on_first_screen, log_lines, wait_log_grows
 from tests.e2e.visitors import sign_in, visitor
+from tests.e2e.words import assert_player_words
 
 MATCH_DEADLINE_S = 180
 OUTCOME = "[data-testid=outcome]"
@@ -100,9 +104,12 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
     expect(alice.locator("#invite-note")).to_have_text(re.compile("copied"))
     assert alice.evaluate("navigator.clipboard.readText()") == invite
 
-    bob = visitor(new_page, bob_name, invite, width=375, height=800)
+    bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 1)
     expect(bob.locator("#start-button")).to_have_count(0)  # only the host starts
+    expect(bob.locator("#table-empty")).to_have_text(
+        "Everyone is seated. The table appears when the host starts the match."
+    )
     start = alice.locator("#start-button")
     expect(start).to_be_enabled()
     start.click()
@@ -127,9 +134,17 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
             check_take_preview(alice)
             previewed = True
         for page, keyboard in ((alice, False), (bob, True)):
+            controls = page.locator(".ab-controls button")
+            phone = page is bob and controls.count() > 0
+            if phone:  # Bob's turn on his phone: the controls are on the first screen
+                assert_on_first_screen(bob, controls.first)
+                expect(bob.locator("#table-message.is-refusal")).to_have_count(0)
+            logged = len(log_lines(page))
             if play_one_move(page, keyboard=keyboard):
                 acted = True
                 moves += 1
+                if phone:
+                    wait_log_grows(bob, logged)
         if moves % 10 == 0:
             assert_no_controls(carol)
         if not acted:
@@ -140,8 +155,17 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
         expect(page.locator(OUTCOME)).to_be_visible()
         expect(page.locator(".ab-status")).to_have_text("The match is over.")
     assert_no_controls(carol)
+    for page in (alice, bob, carol):
+        assert_player_words(page.locator("main"))
     scores = final_scores(alice)
     assert set(scores) == {alice_name, bob_name}
+    # each rated player's rating change, in place on the end screen
+    changes = bob.locator(f"{OUTCOME} .ab-final .outcome-rating")
+    expect(changes).to_have_count(2)
+    for i in range(2):
+        expect(changes.nth(i)).to_have_text(
+            re.compile("^rating (\\+|\u2212|\u00b1)\\d+\\.\\d \u2192 \u2212?\\d+\\.\\d$")
+        )
     assert final_scores(bob) == scores == final_scores(carol)
     assert max(scores.values()) >= 50
     expect(alice.locator("#room-status")).to_have_text("Finished")
@@ -163,6 +187,9 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
     alice.click("#replay-controls [data-step=first]")
     expect(alice.locator("#replay-pos")).to_have_text(re.compile(r"Move 0 of \d+"))
     expect(alice.locator("#replay-table .ab-row .card")).to_have_count(24)
+    alice.click("#replay-controls [data-step=next]")
+    expect(alice.locator("#replay-table [role=log] li")).to_have_count(1)
+    assert_player_words(alice.locator("main"))
 
 
 def test_names_and_chat_are_shown_as_text(new_page: Callable[..., Page]) -> None:
@@ -264,3 +291,46 @@ def test_the_lobby_lists_open_rooms(new_page: Callable[..., Page]) -> None:
     expect(host.locator(".seat[data-seat='1'] .seat-name")).to_have_text(
         guest.locator("#session-link").inner_text()
     )
+
+
+def abstrac_state_message(view: dict, seq: int, legal: list) -> dict:
+    to_move = view["to_move"]
+    return {
+        "type": "state", "match_id": 1, "seq": seq, "view": view, "legal": legal,
+        "to_act": [] if to_move is None else [to_move], "last": None, "over": False,
+        "outcome": None,
+    }  # fmt: skip
+
+
+def test_a_scored_deal_stays_until_the_next_deals_first_take(
+    new_page: Callable[..., Page],
+) -> None:
+    """After a deal, both collections with their combinations and the score arithmetic stay
+    on the table (in the collections' places) until the next deal's first card is taken."""
+    engine = REGISTRY["abstrac"]
+    state = engine.setup(2, 7, {"target": 5000})
+    while engine.view(state, 0)["deal"] == 1:  # the dealer's opponent goes first, takes 1
+        seat = next(iter(engine.to_act(state)))
+        state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    view = engine.view(state, 0)
+    scored = view["deals"][-1]
+    page = new_page(**PHONE)
+    mount_alone(page, "abstrac", 0, ["Ann", "Ben"])
+    show = "([msg]) => window.table.update(msg)"
+    page.evaluate(show, [abstrac_state_message(view, 1, [])])
+    done = page.locator(".ab-collection-done")
+    expect(done).to_have_count(2)
+    for seat, name in ((0, "Your cards"), (1, "Ben's cards")):
+        title = page.locator(f".ab-collection-done[data-seat='{seat}'] .ab-collection-title")
+        expect(title).to_contain_text(f"{name} in deal 1")
+        expect(title).to_contain_text(f"= {scored['scores'][seat]}")
+        lanes = page.locator(f".ab-collection-done[data-seat='{seat}'] .ab-lane .card")
+        expect(lanes).to_have_count(len(view["last_deal"]["taken"][seat]))
+    assert_player_words(page.locator("#renderer"))
+    # the next deal's first take: the new, empty collections replace the summary
+    while not any(engine.view(state, 0)["taken"]):
+        seat = next(iter(engine.to_act(state)))
+        state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    page.evaluate(show, [abstrac_state_message(engine.view(state, 0), 3, [])])
+    expect(done).to_have_count(0)
+    expect(page.locator(".ab-deals")).to_contain_text(f"= {scored['scores'][0]}")

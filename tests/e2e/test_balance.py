@@ -17,7 +17,9 @@ from playwright.sync_api import Page, expect
 
 from tests.clients import Guest, RoomSocket
 from tests.e2e.renderers import mount_alone
+from tests.e2e.screen import LOG_SIZE, PHONE, assert_on_first_screen, log_lines
 from tests.e2e.visitors import visitor
+from tests.e2e.words import assert_player_words
 
 GAME_DEADLINE_S = 90
 OUTCOME = "[data-testid=outcome]"
@@ -124,7 +126,7 @@ def play(page: Page, choice: dict[str, Any], *, keyboard: bool) -> None:
 
 def test_a_whole_solo_game(new_page: Callable[..., Page]) -> None:
     name = unique("Sola")
-    page = visitor(new_page, name, width=375, height=800)
+    page = visitor(new_page, name, **PHONE)
     create_balance_room(page, seats=1, jokers_per_deck=2)
     take_seat(page, 0)
     page.click("#start-button")
@@ -154,10 +156,18 @@ def test_a_whole_solo_game(new_page: Callable[..., Page]) -> None:
             break
         before = points_of(page, 0)
         stock = int(page.locator(".bl-stock-count").get_attribute("data-stock") or "")
+        # on the phone, the choices are on the first screen; no refusal stays up
+        assert_on_first_screen(page, page.locator(CHOICE).first)
+        expect(page.locator("#table-message.is-refusal")).to_have_count(0)
+        logged = len(log_lines(page))
         choice = best(check_choices(page))
         keyboard = turns % 3 == 1
         play(page, choice, keyboard=keyboard)
         turns += 1
+        # the move log (role "log") grows with the move, newest last
+        verb = "added" if choice["direction"] > 0 else "subtracted"
+        expect(page.locator("#table [role=log] li").last).to_contain_text(f"You {verb}")
+        assert len(log_lines(page)) > logged or logged == LOG_SIZE
         if keyboard and not page.locator(OUTCOME).is_visible():
             # the focus stays on the table, so the keyboard player can go on
             assert page.evaluate(
@@ -295,6 +305,11 @@ def test_a_whole_two_player_game(new_page: Callable[..., Page], live_server: str
     expect(replay.locator(".bl-balance-value")).to_have_attribute("data-value", "0")
     expect(replay.locator(".bl-stock-count")).to_have_attribute("data-stock", "41")
     assert replay.locator("button").count() == 0
+    alice.click("#replay-controls [data-step=next]")
+    expect(alice.locator("#replay-move")).to_have_text(
+        re.compile(r"^Move 1: .+ (added|subtracted) ")
+    )
+    assert_player_words(alice.locator("main"))
 
 
 def test_the_table_counts_down_and_a_replay_shows_every_hand(

@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 
 from tests.api.play import open_table, play_bots, play_match, start
 from tests.clients import Guest
+from tests.e2e.words import assert_player_words
 
 BOT_MATCHES = 22  # more than a page (20) of finished abstrac matches
 
@@ -172,11 +173,14 @@ def test_a_players_page_shows_record_rating_and_matches(
     expect(cells.nth(2)).to_have_text(str(abstrac["lost"]))
     expect(cells.nth(3)).to_have_text(str(abstrac["drawn"]))
     rating = abstrac["rating"]
-    expect(cells.nth(4)).to_have_text(f"{rating['ordinal']:.1f}")
+    # a real minus sign, as everywhere players read a negative number
+    expect(cells.nth(4)).to_have_text(f"{rating['ordinal']:.1f}".replace("-", "\u2212"))
     expect(cells.nth(5)).to_contain_text(f"#{rating['rank']}")
     expect(cells.nth(6).locator(".rating-delta")).to_contain_text(f"{abs(rating['trend']):.1f}")
     expect(page.locator("#rating-note")).to_contain_text("hard 25")
     expect(page.locator("#player-stats")).to_contain_text(f"{stats['totals']['played']} finished")
+    expect(page.locator("#match-list .match-item").first).to_be_visible()
+    assert_player_words(page.locator("main"))
 
     items = page.locator("#match-list .match-item")
     expect(items).to_have_count(abstrac["played"])
@@ -200,7 +204,14 @@ def test_the_replay_stepper_follows_and_sets_the_move_in_the_address(
     expect(position).to_have_text(f"Move 2 of {total}")
     expect(page.locator("#replay-range")).to_have_value("2")
     expect(page.locator("#replay-table .abstrac")).to_be_visible()
-    expect(page.locator("#replay-move")).to_contain_text("Move 2:")
+    # the table's own sentence for the move, never the action's fields
+    expect(page.locator("#replay-move")).to_have_text(
+        re.compile(r"^Move 2: .+ took [123] cards?\.$"), use_inner_text=True
+    )
+    expect(page.locator("#match-meta")).to_contain_text(re.compile(r"Points to win: \d+"))
+    expect(page.locator("#rounds-table tbody tr").first).to_contain_text("dealt by")
+    expect(page.locator("#score-note")).to_contain_text("The match was played to its end.")
+    assert_player_words(page.locator("main"))
 
     page.click("#replay-controls [data-step=next]")
     expect(position).to_have_text(f"Move 3 of {total}")

@@ -9,7 +9,9 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
+from games import REGISTRY
 from tests.e2e.visitors import visitor
+from tests.e2e.words import assert_player_words
 
 NAMES_NOTHING = {
     "/nope": "There is no such page.",
@@ -19,6 +21,7 @@ NAMES_NOTHING = {
     "/matches/99999999999999999999": "There is no such match.",
     "/players/0": "There is no such player.",
     "/players/abc": "There is no such player.",
+    "/games/nope": "There is no such game here.",
 }
 API_PATHS = (
     "/api/nope",
@@ -82,6 +85,9 @@ def test_a_room_match_and_player_that_exist_are_pages(new_page: Callable[..., Pa
         answer = page.goto(path)
         assert answer is not None and answer.status == 200, path
         expect(page.locator("main")).not_to_contain_text("There is no such")
+        if not path.startswith("/players"):  # a room and a match lead to their game's rules
+            rules = page.get_by_role("link", name="How to play Abstrac")
+            expect(rules).to_have_attribute("href", "/games/abstrac")
 
 
 def test_a_first_visit_logs_no_console_error(new_page: Callable[..., Page]) -> None:
@@ -94,4 +100,35 @@ def test_a_first_visit_logs_no_console_error(new_page: Callable[..., Page]) -> N
         page.goto(path)
         expect(page.locator("#name-form")).to_be_visible()
         page.wait_for_load_state("networkidle")
+    assert errors == [], errors
+
+
+def test_the_lobby_links_a_rules_page_for_every_game(new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    errors = console_errors(page)
+    page.goto("/")
+    links = page.get_by_test_id("rules-link")
+    expect(page.locator("#game-select option")).to_have_count(len(REGISTRY))
+    for game in REGISTRY:  # every game's create form, its options included, is in words
+        page.select_option("#game-select", game)
+        expect(page.locator("#game-rules")).to_have_attribute("href", f"/games/{game}")
+        assert_player_words(page.locator("main"))
+    expect(links).to_have_count(len(REGISTRY))
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    assert sorted(hrefs) == sorted(f"/games/{game}" for game in REGISTRY)
+    for game, engine in REGISTRY.items():
+        answer = page.goto(f"/games/{game}")
+        assert answer is not None and answer.status == 200, game
+        rules = page.get_by_test_id("rules")
+        expect(page.locator("h1")).to_have_text(f"How to play {engine.info.title}")
+        expect(rules.locator("#example-title")).to_be_visible()
+        # every room option is named and explained
+        for option in engine.info.options:
+            expect(rules.locator("dt", has_text=option.label)).to_have_count(1)
+        notes = rules.locator(".rules-options dd")
+        for i in range(notes.count()):
+            assert len(notes.nth(i).inner_text()) > 30, (game, i)
+        assert_player_words(page.locator("main"))
+        page.get_by_role("link", name="Back to the lobby to play").click()
+        page.wait_for_url("**/")
     assert errors == [], errors

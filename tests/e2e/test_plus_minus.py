@@ -17,12 +17,15 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
+from tests.e2e.screen import PHONE, assert_on_first_screen
 from tests.e2e.visitors import sign_in, visitor
+from tests.e2e.words import assert_player_words
 
 GAME_DEADLINE_S = 180
 PASSES_CHECKED = 8  # Bob's first passes are checked on every screen, later ones in the messages
 PLAYS_CHECKED = 15  # Alice's first plays compare the lit stacks with the server's legal actions
 TABLE = ".pm"
+MINUS = "\u2212"
 OUTCOME = "[data-testid=outcome]"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -187,8 +190,14 @@ class Game:
 
     # -- Bob: the keyboard on a phone -------------------------------------------------------
     def bob_move(self) -> bool:
+        """Bob plays by keyboard on his phone: his hand is on the first screen at each step."""
         page = self.bob
         step = phase(page)
+        if step in ("play", "pass"):
+            hand = page.locator(f"{TABLE} .pm-hand button.pm-choosable").first
+            if not assert_on_first_screen(page, hand, may_vanish=True):
+                return False
+            expect(page.locator("#table-message.is-refusal")).to_have_count(0)
         if step == "play":
             page.locator(f"{TABLE} .pm-hand button.pm-choosable").first.focus(timeout=2000)
             page.keyboard.press("Enter")
@@ -272,7 +281,7 @@ def final_scores(page: Page) -> dict[str, int]:
     expect(finals).to_have_count(4)
     return {
         finals.nth(i).locator(".pm-final-name").inner_text(): int(
-            finals.nth(i).locator(".pm-final-score").inner_text()
+            finals.nth(i).locator(".pm-final-score").inner_text().replace(MINUS, "-")
         )
         for i in range(4)
     }
@@ -293,7 +302,7 @@ def test_four_seats_play_a_whole_game(new_page: Callable[..., Page]) -> None:
     take_seat(alice, 0)
     add_easy_bot(alice, 1)
     add_easy_bot(alice, 2)
-    bob = visitor(new_page, bob_name, invite, width=375, height=800)
+    bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 3)
     start = alice.locator("#start-button")
     expect(start).to_be_enabled()
@@ -352,7 +361,9 @@ def test_four_seats_play_a_whole_game(new_page: Callable[..., Page]) -> None:
     totals = last["outcome"]["scores"]
     assert sorted(scores.values(), reverse=True) == sorted(totals, reverse=True)
     for seat, total in enumerate(totals):
-        expect(alice.locator(f"{TABLE} [data-total='{seat}']")).to_have_text(str(total))
+        expect(alice.locator(f"{TABLE} [data-total='{seat}']")).to_have_text(
+            str(total).replace("-", MINUS)
+        )
         assert total == sum(r[seat] for r in last["view"]["round_scores"])
     best = max(totals)
     winners = [n for n, s in scores.items() if s == best]
@@ -382,3 +393,5 @@ def test_four_seats_play_a_whole_game(new_page: Callable[..., Page]) -> None:
         alice.click("#replay-controls [data-step=next]")
         expect(replay).to_have_attribute("data-seq", str(step))
     expect(replay.locator(".pm-log-list li")).to_have_count(3)
+    expect(alice.locator("#replay-move")).to_have_text(re.compile(r"^Move 3: .+\.$"))
+    assert_player_words(alice.locator("main"))

@@ -40,6 +40,7 @@ VIEW_KEYS = {
     "totals",
     "to_move",
     "deals",
+    "last_deal",
 }
 
 
@@ -597,6 +598,18 @@ def test_deal_record_matches_the_scoring() -> None:
     }
     misere = deal_record(1, 1, [cards("AS 9H"), [c for c in DECK if c not in {"AS", "9H"}]])
     assert misere["misere"] and misere["scores"][1] == 0 and misere["scores"][0] > 0
+
+
+def test_the_scored_deal_stays_on_view_until_the_next_deals_first_take() -> None:
+    after = parlett_deal(dealer=1)
+    shown = ENGINE.view(after, 0)["last_deal"]
+    assert shown is not None
+    assert Counter(shown["taken"][0]) == Counter(T4_NON_DEALER)
+    assert shown["groups"][0] == groups(T4_NON_DEALER)
+    ordered = ENGINE.apply(after, 1, {"type": "order", "first": True})
+    assert ENGINE.view(ordered, None)["last_deal"] == shown  # choosing the order is no take
+    took = ENGINE.apply(ordered, 1, {"type": "take", "count": 1})
+    assert ENGINE.view(took, 0)["last_deal"] is None
 
 
 def test_ranks_are_in_sequence_order() -> None:

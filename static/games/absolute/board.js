@@ -160,7 +160,7 @@ export function boardPart(tbl) {
     const beingChanged = mine && tbl.draft.origins.has(s.id);
     const swapOptions = tbl.lg.swaps.filter((a) => a.set === s.id).length;
     const actions = [];
-    if (mine && !s.locked && !tbl.isOver() && !beingChanged && !tbl.swap) {
+    if (mine && !tbl.ctx.replay && !s.locked && !tbl.isOver() && !beingChanged && !tbl.swap) {
       if (tbl.selected.size) {
         actions.push(el("button", {
           type: "button", class: "btn btn-small abs-add is-lit", dataset: { focus: `set-${s.id}-add` },

@@ -4,12 +4,12 @@ import { cardText, cardsText, sortCards } from "./cards.js";
 
 // The state's `last` move in words, told against the table just before it (`previous`, when it
 // is the state right before) for a play: new sets, additions, regroupings.
-export function describeMove(msg, previous, words) {
+export function describeMove(msg, previous, words, { actor: named } = {}) {
   const last = msg.last;
   if (!last || !last.action) return "";
   const v = msg.view;
   const a = last.action;
-  const actor = words.who(last.seat);
+  const actor = named ?? words.who(last.seat);
   let text;
   if (a.type === "draw") {
     const t = v.this_turn;

@@ -4,13 +4,13 @@ import { cardsText } from "./cards.js";
 
 // The state's `last` move in words ("You picked 1 + 2 + 3 + 4 + 6.", "Ann rolled with the
 // Piggy die."); secret choices stay secret until the reveal.
-export function describeMove(msg, words) {
+export function describeMove(msg, previous, words, { actor } = {}) {
   const last = msg.last;
   const v = () => msg.view;
   const me = (seat) => words.isMe(seat);
   if (!last || !last.action) return "";
   const { seat, action } = last;
-  const who = words.who(seat);
+  const who = actor ?? words.who(seat);
   const s = me(seat) ? "" : "s";
   switch (action.type) {
     case "hidden": {

@@ -28,7 +28,7 @@ export function statusPart(tbl) {
         : "then the timer chooses for you";
       tbl.ui.status.append(" ", clockNode(deadline, { className: "tag spk-clock spk-clock-status", label: "Your time left" }), el("span", { class: "spk-clock-note" }, ` ${after}`));
     }
-    const last = describeMove(tbl.msg, tbl.words);
+    const last = describeMove(tbl.msg, null, tbl.words);
     tbl.ui.last.textContent = last;
     tbl.ui.last.hidden = !last;
     const rounds = view.rounds || [];

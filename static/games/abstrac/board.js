@@ -36,11 +36,16 @@ export function boardPart(tbl) {
       `Deal ${v.deal}: combo ${v.combo[seat]} · ${plural(v.taken[seat].length, "card")}`))));
   }
 
+  // A player's taken cards in suit lanes with their combinations. Until the next deal's first
+  // take, the deal just scored (view.last_deal) is shown instead, with its score arithmetic.
   function renderCollection(node, seat) {
     const v = tbl.msg.view;
     node.dataset.seat = String(seat);
-    const cards = v.taken[seat] || [];
-    const groups = (v.groups && v.groups[seat]) || { sets: [], sequences: [] };
+    const done = v.last_deal || null;
+    const scored = done && v.deals && v.deals.length ? v.deals[v.deals.length - 1] : null;
+    node.classList.toggle("ab-collection-done", Boolean(done && scored));
+    const cards = ((done && scored ? done.taken : v.taken)[seat]) || [];
+    const groups = ((done && scored ? done.groups : v.groups) || [])[seat] || { sets: [], sequences: [] };
     const inSet = new Set(groups.sets.flat());
     const inSequence = new Set(groups.sequences.flat());
     const lanes = SUIT_ORDER.map((suit) => {
@@ -56,10 +61,13 @@ export function boardPart(tbl) {
       ...groups.sets.map((set) => comboChip("set", setLabel(set), SET_POINTS[set.length] || 0)),
       ...groups.sequences.map((seq) => comboChip("seq", sequenceLabel(seq), SEQUENCE_POINTS[seq.length] || 0)),
     ];
+    const whose = seat === tbl.ctx.seat ? "Your cards" : `${tbl.plainName(seat)}'s cards`;
     fill(node,
-      el("h3", { class: "ab-collection-title" },
-        seat === tbl.ctx.seat ? "Your cards" : `${tbl.plainName(seat)}'s cards`,
-        el("span", { class: "muted" }, ` · ${cards.length} taken · combo ${v.combo[seat]}`)),
+      done && scored
+        ? el("h3", { class: "ab-collection-title" }, `${whose} in deal ${scored.deal}`,
+          el("span", { class: "ab-deal-sum" }, ` · ${dealSum(scored, seat)}`))
+        : el("h3", { class: "ab-collection-title" }, whose,
+          el("span", { class: "muted" }, ` · ${cards.length} taken · combo ${v.combo[seat]}`)),
       el("div", { class: "ab-lanes" }, lanes),
       el("ul", { class: "ab-combos" }, combos.length ? combos : el("li", { class: "muted" }, "No scoring combinations yet.")));
   }
@@ -70,7 +78,7 @@ export function boardPart(tbl) {
     if (!deals.length) { fill(tbl.ui.deals); tbl.ui.deals.hidden = true; return; }
     tbl.ui.deals.hidden = false;
     const last = deals[deals.length - 1];
-    const line = (seat) => `${tbl.plainName(seat)}: combo ${last.combo[seat]} × ${last.taken[1 - seat]} cards = ${last.scores[seat]}`;
+    const line = (seat) => `${tbl.plainName(seat)}: ${dealSum(last, seat)}`;
     fill(tbl.ui.deals,
       el("h3", {}, `Last deal (deal ${last.deal}, dealt by ${tbl.plainName(last.dealer)})`),
       el("p", { class: "ab-last-deal" }, `${line(0)}; ${line(1)}.`,
@@ -95,6 +103,15 @@ export function boardPart(tbl) {
       title: winners.length > 1 ? "It's a draw." : undefined,
       normal: `The target was ${v.target} points; ${plural((v.deals || []).length, "deal")} played.`,
     });
+  }
+
+  // "combo 12 × 14 cards = 168" (a misère: "misère, 12 × 10 cards = 120")
+  function dealSum(deal, seat) {
+    const other = 1 - seat;
+    if (!deal.misere) return `combo ${deal.combo[seat]} × ${plural(deal.taken[other], "card")} taken by ${tbl.plainName(other)} = ${deal.scores[seat]}`;
+    return deal.scores[seat]
+      ? `no combination, so the scores turned round: ${tbl.plainName(other)}'s combo ${deal.combo[other]} × ${plural(deal.taken[seat], "card")} = ${deal.scores[seat]}`
+      : `combo ${deal.combo[seat]}, but the scores turned round = 0`;
   }
 
   function comboChip(kind, label, points) {

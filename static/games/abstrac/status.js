@@ -30,7 +30,7 @@ export function statusPart(tbl) {
     tbl.ui.status.classList.toggle("ab-status-you", tbl.legalTakes().length > 0 || tbl.legalOrder());
 
     const last = tbl.msg.last;
-    tbl.ui.last.textContent = last ? describeMove(tbl.msg, tbl.words) : "";
+    tbl.ui.last.textContent = last ? describeMove(tbl.msg, null, tbl.words) : "";
     tbl.ui.last.hidden = !last;
   }
 

@@ -53,7 +53,7 @@ export function entryWho(entry, words) {
 }
 
 // The state's `last` play in words, for the move log: "Ann added the 7♥: +2 → +9."
-export function describeMove(msg, words) {
+export function describeMove(msg, previous, words, { actor } = {}) {
   const last = msg.last;
   if (!last || !last.action || last.action.type !== "play") return "";
   const { seat, action } = last;
@@ -61,5 +61,5 @@ export function describeMove(msg, words) {
   const pile = (msg.view && msg.view.pile) || [];
   const entry = [...pile].reverse().find((e) => e.kind === "play" && e.seat === seat && e.card === action.card);
   const move = entry ? `: ${signedOrZero(entry.before)} → ${signedOrZero(entry.after)}` : "";
-  return `${words.who(seat)} ${verb} the ${cardText(action.card)}${move}.`;
+  return `${actor ?? words.who(seat)} ${verb} the ${cardText(action.card)}${move}.`;
 }

@@ -7,7 +7,7 @@
 import { cardEl, cardName, cardText } from "../../js/cards.js";
 import { el } from "../../js/dom.js";
 import { clockNode, deadlineOf } from "../../js/table/clock.js";
-import { capital, plural } from "../../js/words.js";
+import { capital, plural, signedNumber } from "../../js/words.js";
 import { KINDS, KIND_TITLE, isWild, stackKey } from "./cards.js";
 
 export function boardPart(tbl) {
@@ -61,7 +61,7 @@ export function boardPart(tbl) {
       el("div", { class: "pm-seat-title" },
         el("span", { class: "pm-name" }, mine ? `${tbl.plainName(seat)} (you)` : tbl.plainName(seat)),
         el("span", { class: "pm-total", title: "Total score so far" },
-          el("strong", { dataset: { total: seat } }, String(entry.total)), el("span", { class: "pm-total-unit" }, " pts"))),
+          el("strong", { dataset: { total: seat } }, signedNumber(entry.total, "")), el("span", { class: "pm-total-unit" }, " pts"))),
       tags.length ? el("div", { class: "pm-tags" }, tags) : null),
     el("div", { class: "pm-stacks" }, KINDS.map((kind) => stackEl(seat, kind))),
     chosen ? el("p", { class: "pm-king-note" }, `King: ${plural(Math.min(entry.minus.size, 2), "Minus card")} → Plus`) : null,

@@ -56,7 +56,8 @@ export function handPart(tbl) {
 
     fill(tbl.ui.handArea,
       el("h3", { class: "pm-hand-title" }, "Your hand",
-        el("span", { class: "muted" }, ` · ${plural(hand.length, "card")} · ${handPoints} pts if kept at the end`)),
+        el("span", { class: "muted" }, ` · ${plural(hand.length, "card")}`
+          + (tbl.isOver() ? "" : ` · ${handPoints} pts if kept at the end`))),
       received ? el("p", { class: "pm-received" }, `${tbl.plainName(view.last_pass.from)} passed you the `,
         el("strong", {}, cardText(received)), ".") : null,
       hand.length ? el("ul", { class: "pm-hand", "aria-label": "Your hand" }, slots) : el("p", { class: "muted" }, "Your hand is empty."),

@@ -25,9 +25,9 @@ export function stackName(seat, kind, words) {
 }
 
 // The state's `last` move in words.
-export function describeMove(msg, words) {
+export function describeMove(msg, previous, words, { actor } = {}) {
   const last = msg.last;
-  const Who = words.who;
+  const Who = (seat) => (seat === last.seat && actor) || words.who(seat);
   const who = words.whoLower;
   if (!last || !last.action) return "";
   const { seat, action } = last;
@@ -55,13 +55,14 @@ export function roundLine(round, words) {
   return `Round ${round.round} scored: ${round.scores.map((s, i) => `${words.name(i)} ${signed(s)}`).join(", ")}.`;
 }
 
-// The move log's new lines for a state: the latest move, after a line for a round just scored.
+// The move log's new lines for a state, oldest first: the latest move, then the line for the
+// round it finished (when it did).
 export function logLines(state, before, words) {
   const view = state.view;
   const fresh = [];
+  if (state.last) fresh.push(describeMove(state, before, words));
   if (view.last_round && before && before.view.last_round?.round !== view.last_round.round) {
     fresh.push(roundLine(view.last_round, words));
   }
-  if (state.last) fresh.push(describeMove(state, words));
   return fresh;
 }

@@ -6,7 +6,7 @@
 import { cardText } from "../../js/cards.js";
 import { el, fill } from "../../js/dom.js";
 import { drawOutcome, finalScores, winnersOf } from "../../js/table/outcome.js";
-import { plural } from "../../js/words.js";
+import { plural, signedNumber } from "../../js/words.js";
 import { signed } from "./cards.js";
 
 export function resultPart(tbl) {
@@ -35,7 +35,7 @@ export function resultPart(tbl) {
           el("td", { class: "num pm-minus-pts", title: cards(s.minus) }, s.minus_points ? `−${s.minus_points}` : "0"),
           el("td", { class: "num pm-minus-pts", title: cards(s.hand) }, s.hand_points ? `−${s.hand_points}` : "0"),
           el("td", { class: "num" }, el("strong", {}, signed(s.score))),
-          el("td", { class: "num" }, String(last.totals[i])))))),
+          el("td", { class: "num" }, signedNumber(last.totals[i], "")))))),
       ),
       el("details", { class: "pm-details" },
         el("summary", {}, `Cards of round ${last.round}`),

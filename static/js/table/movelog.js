@@ -1,17 +1,18 @@
-// movelog.js: the recent moves of a match in words, newest first. Each game describes one
-// state's `last` action (describe(msg, previous) -> a sentence, a list of them, or "");
-// the log grows while states arrive one move at a time and starts again after a jump (a
-// reconnect, a new match, a replay's slider), where only the latest move can be told.
+// movelog.js: the moves of a match in words, newest last (role "log": a screen reader announces
+// each new line). Each game describes one state's `last` action (describe(msg, previous) -> a
+// sentence, a list of them, or ""); the log grows while states arrive one move at a time and
+// starts again after a jump (a reconnect, a new match, a replay's slider), where only the
+// latest move can be told. It keeps the latest `size` lines, scrolled to the newest.
 
 import { el, fill } from "../dom.js";
 
-export const LOG_SIZE = 6;
+export const LOG_SIZE = 40;
 
-export function createMoveLog(describe, { size = LOG_SIZE, prefix = "table", title = "Latest moves" } = {}) {
+export function createMoveLog(describe, { size = LOG_SIZE, prefix = "table", title = "Moves" } = {}) {
   let entries = [];
   let previous = null;
   const list = el("ol", { class: `move-log-list ${prefix}-log-list` });
-  const element = el("section", { class: `move-log ${prefix}-log`, "aria-label": title, hidden: true },
+  const element = el("section", { class: `move-log ${prefix}-log`, role: "log", "aria-label": title, hidden: true },
     el("h3", { class: "move-log-title" }, title), list);
 
   function record(msg) {
@@ -21,18 +22,20 @@ export function createMoveLog(describe, { size = LOG_SIZE, prefix = "table", tit
     const told = describe(msg, before);
     const fresh = (Array.isArray(told) ? told : [told]).filter(Boolean);
     const consecutive = before && before.match_id === msg.match_id && msg.seq === before.seq + 1;
-    entries = consecutive ? [...fresh, ...entries].slice(0, size) : fresh.slice(0, size);
+    entries = (consecutive ? [...entries, ...fresh] : fresh).slice(-size);
     return entries;
   }
 
   return {
     element,
     get entries() { return entries; },
-    // record a state and redraw the list
+    // record a state and redraw the list, the newest line in view
     update(msg) {
       record(msg);
       element.hidden = !entries.length;
-      fill(list, entries.map((line, i) => el("li", { class: i === 0 ? `move-log-new ${prefix}-log-new` : "" }, line)));
+      const newest = entries.length - 1;
+      fill(list, entries.map((line, i) => el("li", { class: i === newest ? `move-log-new ${prefix}-log-new` : "" }, line)));
+      list.scrollTop = list.scrollHeight;
     },
     record,
   };

@@ -1,11 +1,13 @@
-// outcome.js: the end of a match, as every table shows it: who won, the final scores, and why
-// it ended (the outcome's `termination`: normal, forfeit or aborted).
+// outcome.js: the end of a match, as every table shows it: who won, the final scores, each
+// rated player's rating change, and why it ended (the outcome's `termination`: normal, forfeit
+// or aborted).
 //
 // The panel keeps each game's class names (prefix "abs" gives .abs-outcome-title,
 // .abs-finals, .abs-final, ...), so each game styles it; the words are the same everywhere.
 
 import { el, fill } from "../dom.js";
-import { listWords } from "../words.js";
+import { listWords, signedNumber } from "../words.js";
+import { showRatingChanges } from "./ratings.js";
 
 // The winning seats: the outcome's, else the view's, else the best score (highest, or lowest
 // with `lowWins`).
@@ -77,7 +79,7 @@ export function whyEnded(outcome, words, normal = "") {
  */
 export function drawOutcome(node, {
   msg, over = Boolean(msg && msg.over), words, prefix, scores, winners, order, title, notes = [], normal = "", headlineWords = {},
-  scoreText = (score) => String(score), after = () => null, winClass = `${prefix}-final-win`,
+  scoreText = (score) => (typeof score === "number" ? signedNumber(score, "") : String(score)), after = () => null, winClass = `${prefix}-final-win`,
   listClass = `${prefix}-finals`, lowWins = false,
 }) {
   if (!over) { node.hidden = true; fill(node); return; }
@@ -85,16 +87,18 @@ export function drawOutcome(node, {
   const ranked = order || scores.map((_, seat) => seat)
     .sort((a, b) => (lowWins ? scores[a] - scores[b] : scores[b] - scores[a]));
   const termination = (msg.outcome && msg.outcome.termination) || "normal";
+  const finals = el("ol", { class: `outcome-finals ${listClass}` }, ranked.map((seat) => el("li", {
+    class: `${prefix}-final` + (won.includes(seat) ? ` ${winClass}` : ""), dataset: { seat },
+  },
+  el("span", { class: `${prefix}-final-name` }, words.name(seat)), " ",
+  el("strong", { class: `${prefix}-final-score` }, scoreText(scores[seat], seat)),
+  after(seat))));
   fill(node,
     el("p", { class: `outcome-title ${prefix}-outcome-title` }, title || headline(won, words, headlineWords)),
     notes.filter(Boolean).map((note) => (typeof note === "string" ? el("p", { class: `${prefix}-outcome-note` }, note) : note)),
     el("p", { class: `outcome-why ${prefix}-outcome-why`, dataset: { termination } }, whyEnded(msg.outcome, words, normal)),
-    el("ol", { class: `outcome-finals ${listClass}` }, ranked.map((seat) => el("li", {
-      class: `${prefix}-final` + (won.includes(seat) ? ` ${winClass}` : ""), dataset: { seat },
-    },
-    el("span", { class: `${prefix}-final-name` }, words.name(seat)), " ",
-    el("strong", { class: `${prefix}-final-score` }, scoreText(scores[seat], seat)),
-    after(seat)))));
+    finals);
+  if (termination !== "aborted") showRatingChanges(finals, msg.match_id);
   node.dataset.termination = termination;
   node.hidden = false;
 }
