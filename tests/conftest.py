@@ -43,6 +43,11 @@ def server(database_url: str, server_log_dir: Path) -> Iterator[ServerProcess]:
             # the suite's players open many rooms each; tests/api/test_limits.py tests the caps
             "CARDROOM_MAX_OPEN_ROOMS": "100000",
             "CARDROOM_MAX_BOT_MATCHES": "100000",
+            # reviews only when a test asks (tests/api/test_review.py has a server reviewing
+            # every match), on a small budget
+            "CARDROOM_REVIEW_ON_FINISH": "false",
+            "CARDROOM_REVIEW_ITERATIONS": "8",
+            "CARDROOM_REVIEW_PLAYOUTS": "4",
         },
         log_path=server_log_dir / "server.log",
     )

@@ -9,6 +9,7 @@ import { DETAIL_WORDS, optionsWords, roundNotes } from "./matchwords.js";
 import { seatName, seatPlayerId } from "./names.js";
 import { whyEnded } from "./table/outcome.js";
 import { seatWords } from "./table/seats.js";
+import { decisionAt, decisionWords, loadReview, mountGraph, renderAccuracy } from "./review.js";
 import { explainer, loadRenderer } from "./table.js";
 import { oneDecimal, ratingDelta, signedNumber } from "./words.js";
 
@@ -101,7 +102,7 @@ function placeUrl(step, seat) {
   return url;
 }
 
-async function setupReplay(match, names) {
+async function setupReplay(match, names, reviewing) {
   const status = $("replay-status");
   if (match.status !== "finished") return;
   let replay;
@@ -157,24 +158,68 @@ async function setupReplay(match, names) {
     return cache.get(seq);
   }
 
-  function draw(frame) {
-    shown = frame;
+  // A replay step as the state message the table draws, from the chosen point of view.
+  function messageOf(frame) {
     const mine = perspective !== null;
     const view = mine && Array.isArray(frame.views) ? frame.views[perspective] : frame.view;
     const lastMove = mine && Array.isArray(frame.lasts) ? frame.lasts[perspective] : frame.last;
     const over = frame.over ?? frame.seq === last;
-    const msg = {
+    return {
       type: "state", match_id: matchId, seq: frame.seq, view, to_act: frame.to_act || [],
       legal: [], last: lastMove || null, over,
       outcome: over ? (frame.outcome || { scores: match.scores, winners: match.winners }) : null,
     };
+  }
+
+  function draw(frame) {
+    shown = frame;
+    const msg = messageOf(frame);
     table.update(msg);
     const previous = told;
     told = msg;
-    const sentence = lastMove ? renderer.describeMove(msg, previous, words) : "";
-    $("replay-move").textContent = lastMove
+    const sentence = msg.last ? renderer.describeMove(msg, previous, words) : "";
+    $("replay-move").textContent = msg.last
       ? `Move ${frame.seq}: ${sentence || "a move."}`
       : "The deal, before anyone has moved.";
+    explainReview();
+  }
+
+  // The review beside the replay: everyone's chances over the match (a click goes to that
+  // move) and, at each step, the move played beside the hard bot's choice, both in the
+  // table's own words.
+  let review = null;
+  let graph = null;
+  reviewing.then((found) => {
+    if (!found || !found.decisions.length) return;
+    review = found;
+    graph = mountGraph($("review-chances"), review, names, last, (seq) => show(seq));
+    $("review-chances").hidden = false;
+    explainReview();
+  });
+
+  async function explainReview() {
+    if (!review) return;
+    graph.mark(step);
+    graph.focus(perspective);
+    const wanted = step;
+    const line = $("review-move");
+    const decision = decisionAt(review, step, perspective);
+    if (!decision) {
+      line.hidden = true;
+      return;
+    }
+    try {
+      const [before, after] = await Promise.all([frameAt(decision.seq - 1), frameAt(decision.seq)]);
+      if (wanted !== step) return;
+      const previous = messageOf(before);
+      const played = renderer.describeMove(messageOf(after), previous, words);
+      const alternative = { ...previous, seq: decision.seq, last: { seat: decision.seat, action: decision.best } };
+      const best = renderer.describeMove(alternative, previous, words);
+      fill(line, decisionWords(decision, played || "a move.", best || "another move."));
+      line.hidden = false;
+    } catch (error) {
+      explain(`Could not load the review of move ${decision.seq}: ${error.message}`);
+    }
   }
 
   // The address follows the stepper once the visitor steps or chooses a seat (or came with
@@ -236,6 +281,35 @@ async function setupReplay(match, names) {
   await show(step, { user: false });
 }
 
+// ---------------------------------------------------------------- review
+// The review's accuracy table beside the result, once computed (asked again while it waits);
+// resolves to the review, or null when the match has none.
+async function showReview(match, names) {
+  if (match.status !== "finished") return null;
+  const panel = $("review-panel");
+  const status = $("review-status");
+  panel.hidden = false;
+  try {
+    const review = await loadReview(matchId, (ahead) => {
+      status.textContent = ahead
+        ? `The hard bot is reviewing this match (${ahead} ${ahead === 1 ? "match" : "matches"} before it)…`
+        : "The hard bot is reviewing this match…";
+    });
+    if (!review) {
+      panel.hidden = true;
+      return null;
+    }
+    status.textContent = "";
+    status.hidden = true;
+    renderAccuracy($("accuracy-table"), review, names);
+    $("review-note").hidden = false;
+    return review;
+  } catch (error) {
+    status.textContent = `The review is not available: ${error.message}`;
+    return null;
+  }
+}
+
 // ---------------------------------------------------------------- start
 async function main() {
   let match;
@@ -262,7 +336,7 @@ async function main() {
     .filter(Boolean).join(" · ");
   renderScores(match, names);
   renderRounds(match.rounds || (match.outcome && match.outcome.rounds), names);
-  await setupReplay(match, names);
+  await setupReplay(match, names, showReview(match, names));
 }
 
 main();

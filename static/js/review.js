@@ -66,7 +66,7 @@ export function mountGraph(root, review, names, lastStep, pick) {
   const y = (chance) => HEIGHT - chance * HEIGHT;
   const lines = names.map((_, seat) => {
     const path = decisions.map((d) => `${x(d.seq).toFixed(1)},${y(d.chances[seat]).toFixed(1)}`);
-    return svg("polyline", { points: path.join(" "), class: `review-line seat-${seat % 6}` });
+    return svg("polyline", { points: path.join(" "), class: `review-line review-seat-${seat % 6}` });
   });
   const marker = svg("line", { x1: 0, x2: 0, y1: 0, y2: HEIGHT, class: "review-marker" });
   const half = svg("line", { x1: 0, x2: WIDTH, y1: HEIGHT / 2, y2: HEIGHT / 2, class: "review-half" });
@@ -82,7 +82,7 @@ export function mountGraph(root, review, names, lastStep, pick) {
     if (nearest) pick(nearest.seq);
   });
   const legend = el("ul", { class: "review-legend" }, names.map((name, seat) =>
-    el("li", { class: `seat-${seat % 6}` }, name)));
+    el("li", { class: `review-seat-${seat % 6}` }, name)));
   fill(root, chart, legend);
   return {
     mark(step) {
@@ -95,21 +95,23 @@ export function mountGraph(root, review, names, lastStep, pick) {
   };
 }
 
-// The words for one replay step: the move that led to it (or, from one seat's view, that
-// seat's latest decision so far) beside the hard bot's preference and their chances.
-export function decisionText(review, step, perspective, names, describe) {
-  const bySeq = new Map(review.decisions.map((d) => [d.seq, d]));
-  let decision = bySeq.get(step);
-  if (perspective !== null) {
-    decision = [...review.decisions].reverse().find((d) => d.seq <= step && d.seat === perspective);
-    if (!decision) return `${names[perspective]} has had no choice to make yet.`;
-  }
-  if (!decision) return step ? `Move ${step} was the only one possible.` : "";
-  const who = names[decision.seat] ?? `Seat ${decision.seat + 1}`;
-  const played = `Move ${decision.seq}: ${who} ${describe(decision.played, decision.seat)}, ` +
-    `${percent(decision.value_played)} chance to win.`;
+// The decision to show at a replay step: the move that led to it, or (from one seat's view)
+// that seat's latest decision so far; null when there is none.
+export function decisionAt(review, step, perspective) {
+  if (perspective === null) return review.decisions.find((d) => d.seq === step) || null;
+  return [...review.decisions].reverse().find((d) => d.seq <= step && d.seat === perspective) || null;
+}
+
+// One decision in words: `played` and `best` are the table's own sentences for the two moves.
+export function decisionWords(decision, played, best) {
   const cost = decision.value_best - decision.value_played;
-  if (cost < CLOSE) return `${played} The hard bot agrees.`;
-  return `${played} The hard bot prefers: ${describe(decision.best, decision.seat)}, ` +
-    `${percent(decision.value_best)} (${points(cost)} better).`;
+  const lines = [el("span", { class: "review-played" },
+    `Move ${decision.seq}: ${played} Chance to win after it: ${percent(decision.value_played)}.`)];
+  if (cost < CLOSE) {
+    lines.push(el("span", { class: "review-agrees" }, " The hard bot agrees with this move."));
+  } else {
+    lines.push(el("span", { class: "review-best" },
+      ` The hard bot prefers: ${best} Chance: ${percent(decision.value_best)} (${points(cost)} better).`));
+  }
+  return lines;
 }
