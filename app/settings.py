@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     max_open_rooms: int = Field(10, ge=1)
     max_bot_matches: int = Field(2, ge=0)
     room_idle_seconds: float = Field(300.0, gt=0)
+    # how long a rematch proposal waits for the other players' answers
+    rematch_seconds: float = Field(60.0, gt=0)
     # Without the proxy in front (deploy/), nothing else caps what a client may send.
     max_body_bytes: int = Field(64 * 1024, ge=1)
     host: str = "127.0.0.1"

@@ -96,7 +96,7 @@ class BaseStore(ABC, Generic[C]):
     async def _finish_matches(self, conn: C, ends: list[MatchEnd], *, rate: bool) -> None:
         """Close the matches, their seats and their rooms, then count and rate them if
         ``rate``, a few statements for all of them, in the caller's transaction."""
-        await self._close(conn, ends)
+        await self._close(conn, ends, rate=rate)
         if rate:
             await record_matches(self, conn, ends)
 
@@ -148,8 +148,9 @@ class BaseStore(ABC, Generic[C]):
         """Put each commit's snapshot in place of its match's."""
 
     @abstractmethod
-    async def _close(self, conn: C, ends: list[MatchEnd]) -> None:
-        """Mark the matches finished (outcome, move count, time), score their seats, drop
+    async def _close(self, conn: C, ends: list[MatchEnd], *, rate: bool) -> None:
+        """Mark the matches finished (outcome, move count, time, rated if ``rate`` and
+        :attr:`MatchEnd.changes_ratings`), score their seats (who won, who abandoned), drop
         their snapshots (``has_snapshot``), mark their rooms finished."""
 
     @abstractmethod

@@ -13,18 +13,21 @@ from typing import Any
 
 import orjson
 
+from app.db.bot_names import bot_name
 from app.db.clock import aware, iso
 from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.outcomes import with_termination
 from app.db.rooms import RoomRecord
 from app.rooms.lifecycle import RoomStatus
 from app.rooms.messages import outcome_at, state_message
+from app.rooms.rematch import Proposal
 from app.rooms.table import TableSettings
 from games import get_game
 from games.base import Action, Engine, Seat, State
 
 TAKEOVER_LEVEL = "normal"
 SPECTATOR_NAMES = 50  # listed by name in the room; all are counted
+PLAYED_FOR_SIZE = 50  # the stand-in's latest moves kept for a seat's returning player
 
 
 class RoomRuntime:
@@ -41,6 +44,9 @@ class RoomRuntime:
         self.changed_at: datetime | None = None
         self.clock_used: dict[Seat, float] = {}
         self.away: set[Seat] = set()
+        # the moves a stand-in made for each seat, until its player moves again (in memory)
+        self.played_for: dict[Seat, list[dict[str, Any]]] = {}
+        self.rematch: Proposal | None = None
         self.absent_since: dict[Seat, float] = {}
         self.remote_present: dict[str, set[int]] = {}
         self.bot_tasks: dict[Seat, asyncio.Task[None]] = {}
@@ -66,6 +72,8 @@ class RoomRuntime:
         self.changed_at = aware(match.started_at)
         self.clock_used = {}
         self.away.clear()
+        self.played_for.clear()
+        self.drop_rematch()
         self.absent_since.clear()
         self.catch_up(moves)
 
@@ -78,7 +86,23 @@ class RoomRuntime:
         self.state = state
         self.seq += 1
         self.last = (seat, action)
+        self._note_stand_in(seat, action)
         self.changed_at = at
+
+    def _note_stand_in(self, seat: Seat, action: Action) -> None:
+        """Keep what a stand-in plays for an away seat; its player's own move ends the list."""
+        if seat in self.away:
+            played = self.played_for.setdefault(seat, [])
+            played.append({"seq": self.seq, "action": action})
+            if len(played) > PLAYED_FOR_SIZE:
+                del played[0]
+        elif seat in self.played_for:
+            del self.played_for[seat]
+
+    def drop_rematch(self) -> None:
+        if self.rematch is not None and self.rematch.timer is not None:
+            self.rematch.timer.cancel()
+        self.rematch = None
 
     def catch_up(self, moves: list[MoveRow]) -> None:
         for move in moves:
@@ -115,10 +139,15 @@ class RoomRuntime:
         snapshot_every: int,
         *,
         rated: bool = True,
+        forfeited: Seat | None = None,
     ) -> MatchEnd:
         """What the commit that ends the running match writes (``snapshot_every`` says
-        whether a snapshot row may be left to delete)."""
+        whether a snapshot row may be left to delete). The human seats a stand-in plays, and
+        ``forfeited`` (a seat lost by absence), have abandoned it."""
         assert self.match is not None
+        abandoned = {s for s in self.away if self.room.seats[s].player is not None}
+        if forfeited is not None:
+            abandoned.add(forfeited)
         return MatchEnd(
             room_id=self.room.id,
             match_id=self.match.id,
@@ -129,6 +158,7 @@ class RoomRuntime:
             at=at,
             has_snapshot=move_count >= snapshot_every,
             rated=rated,
+            abandoned=frozenset(abandoned),
         )
 
     @property
@@ -183,7 +213,7 @@ class RoomRuntime:
 
     def state_message(self, viewer: Seat | None) -> dict[str, Any]:
         assert self.state is not None and self.match is not None
-        message = state_message(
+        message: dict[str, Any] = state_message(
             self.engine,
             self.state,
             viewer,
@@ -195,9 +225,24 @@ class RoomRuntime:
         deadlines = self.deadlines()
         if deadlines:
             message["deadlines"] = {str(seat): iso(when) for seat, when in deadlines.items()}
+        played = self.played_for.get(viewer) if viewer is not None else None
+        if played and viewer not in self.away:
+            message["played_for_you"] = played
         return message
 
-    def room_json(self, connected: set[int], spectators: list[dict[str, Any]]) -> dict[str, Any]:
+    def stand_in(self, seat: Seat) -> str | None:
+        """The level of the bot playing for ``seat``'s away player, if one does."""
+        if seat in self.away and self.room.seats[seat].player is not None:
+            return TAKEOVER_LEVEL
+        return None
+
+    def rematch_json(self, now: datetime) -> dict[str, Any] | None:
+        live = self.rematch is not None and self.rematch.live(now)
+        return self.rematch.to_json() if live and self.rematch is not None else None
+
+    def room_json(
+        self, connected: set[int], spectators: list[dict[str, Any]], now: datetime
+    ) -> dict[str, Any]:
         room = self.room
         present = connected.union(*self.remote_present.values())
         return {
@@ -216,10 +261,13 @@ class RoomRuntime:
                     "connected": s.bot is not None
                     or (s.player is not None and s.player.id in present),
                     "away": s.seat in self.away,
+                    "stand_in": self.stand_in(s.seat),
+                    **({"name": bot_name(room.id, s.seat)} if s.bot is not None else {}),
                 }
                 for s in room.seats
             ],
             "match_id": room.match_id,
+            "rematch": self.rematch_json(now),
             # the first names only: every arrival sends the room to everyone in it
             "spectators": spectators[:SPECTATOR_NAMES],
             "spectator_count": len(spectators),
