@@ -42,12 +42,19 @@ function renderScores(match, names) {
       : el("span", {}, names[index]);
     return el("tr", { class: finished && winners.has(index) ? "row-win" : "" },
       el("td", {}, String(index + 1)),
-      el("td", {}, who, finished && winners.has(index) ? el("span", { class: "tag tag-win" }, "won") : null),
+      el("td", {}, who, finished && winners.has(index) && !s.abandoned ? el("span", { class: "tag tag-win" }, "won") : null,
+        s.abandoned ? el("span", { class: "tag tag-away", title: "Left the table; a bot finished the match for them" }, "left") : null),
       el("td", { class: "num" }, match.scores ? number(match.scores[index]) : "–"),
       ratingCell(s));
   }));
   const notes = [];
   if (finished && (match.seats || []).length === 1) notes.push("A solo match does not change ratings.");
+  if (finished && (match.seats || []).length > 1 && match.rated === false) {
+    notes.push((match.seats || []).some((s) => s.abandoned)
+      ? "Not rated: every player left the table before the end." : "Not rated.");
+  } else if ((match.seats || []).some((s) => s.abandoned)) {
+    notes.push("A player who left before the end is ranked below everyone else.");
+  }
   if (match.has_bots) notes.push("Played with bots: bots have fixed ratings, so only the people's ratings moved.");
   $("score-note").textContent = notes.join(" ");
 }

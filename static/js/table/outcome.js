@@ -1,5 +1,5 @@
 // outcome.js: the end of a match, as every table shows it: who won, the final scores, and why
-// it ended (the outcome's `termination`: normal, forfeit or aborted).
+// it ended (the outcome's `termination`: normal, forfeit, claimed or aborted).
 //
 // The panel keeps each game's class names (prefix "abs" gives .abs-outcome-title,
 // .abs-finals, .abs-final, ...), so each game styles it; the words are the same everywhere.
@@ -54,6 +54,11 @@ export function whyEnded(outcome, words, normal = "") {
     const who = Number.isInteger(seat) ? words.who(seat) : "A player";
     const why = FORFEIT_REASONS[detail.reason] || "lost their seat";
     return `${who} ${why}, so the match was forfeited: every other player wins.`;
+  }
+  if (termination === "claimed") {
+    const seat = detail.claimed_by;
+    const who = Number.isInteger(seat) ? words.who(seat) : "A player";
+    return `${who} claimed the win: every opponent had left the table and did not come back.`;
   }
   if (termination === "aborted") {
     return "The match was stopped: it could not go on under the current rules. Nobody wins and it is not rated.";
