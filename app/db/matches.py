@@ -35,6 +35,7 @@ class MoveRow:
     seat: int
     action: dict[str, Any]
     at: datetime
+    stand_in: bool = False  # a bot played it for the seat's away player
 
 
 def start_rows(
@@ -145,11 +146,11 @@ async def load_moves(db: AsyncEngine, match_id: int, after_seq: int = 0) -> list
 
 async def moves_after(conn: AsyncConnection, match_id: int, after_seq: int) -> list[MoveRow]:
     rows = await conn.execute(
-        select(Move.seq, Move.seat, Move.action, Move.at)
+        select(Move.seq, Move.seat, Move.action, Move.at, Move.stand_in)
         .where(Move.match_id == match_id, Move.seq > after_seq)
         .order_by(Move.seq)
     )
-    return [MoveRow(r.seq, r.seat, r.action, r.at) for r in rows]
+    return [MoveRow(r.seq, r.seat, r.action, r.at, r.stand_in) for r in rows]
 
 
 async def load_move_count(db: AsyncEngine, match_id: int) -> int:

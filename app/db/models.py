@@ -133,6 +133,8 @@ class Move(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # a bot played it for the seat's away player (migration 0005)
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Snapshot(Base):

@@ -62,6 +62,7 @@ class MoveCommit:
     at: datetime
     end: MatchEnd | None = None  # the move ends the match
     snapshot: dict[str, Any] | None = None
+    stand_in: bool = False  # a bot plays it for the seat's away player
     done: asyncio.Future[bool] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )

@@ -80,6 +80,7 @@ class PostgresStore(BaseStore[AsyncpgConnection]):
             [c.seat for c in batch],
             [c.action_json for c in batch],
             [c.at for c in batch],
+            [c.stand_in for c in batch],
         )
         return {(match_id, seq) for match_id, seq in rows}
 
@@ -197,9 +198,10 @@ async def _start_many(driver: AsyncpgConnection, batch: list[StartRequest]) -> d
 
 # Moves: the json codec SQLAlchemy installs on the connection takes the JSON text.
 _INSERT_MOVES = (
-    "INSERT INTO moves (match_id, seq, seat, action, at) "
+    "INSERT INTO moves (match_id, seq, seat, action, at, stand_in) "
     "SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::json[], "
-    "$5::timestamptz[]) ON CONFLICT (match_id, seq) DO NOTHING RETURNING match_id, seq"
+    "$5::timestamptz[], $6::boolean[]) ON CONFLICT (match_id, seq) DO NOTHING "
+    "RETURNING match_id, seq"
 )
 _SAVE_SNAPSHOTS = (
     "INSERT INTO snapshots (match_id, seq, state) "

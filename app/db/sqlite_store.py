@@ -76,7 +76,14 @@ class SqliteStore(BaseStore[AsyncConnection]):
         self, conn: AsyncConnection, batch: list[MoveCommit]
     ) -> set[tuple[int, int]]:
         rows = [
-            {"match_id": c.match_id, "seq": c.seq, "seat": c.seat, "action": c.action, "at": c.at}
+            {
+                "match_id": c.match_id,
+                "seq": c.seq,
+                "seat": c.seat,
+                "action": c.action,
+                "at": c.at,
+                "stand_in": c.stand_in,
+            }
             for c in batch
         ]
         return {(r.match_id, r.seq) for r in await conn.execute(_INSERT_MOVES, rows)}

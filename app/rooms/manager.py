@@ -634,6 +634,7 @@ class RoomManager:
         outcome = engine.outcome(new_state)
         ended = None if outcome is None else with_termination(outcome.to_json())
         next_seq, at = runtime.seq + 1, self.clock.now()
+        stand_in = runtime.stand_in(seat) is not None
         commit = MoveCommit(
             room_id=runtime.room.id,
             match_id=match.id,
@@ -645,6 +646,7 @@ class RoomManager:
             if ended is None
             else runtime.match_end(ended, next_seq, at, self.snapshot_every),
             snapshot=new_state if next_seq % self.snapshot_every == 0 else None,
+            stand_in=stand_in,
         )
         try:
             stored = await self.store.append(commit)
@@ -657,7 +659,7 @@ class RoomManager:
                 ErrorCode.STALE, "Another move was made first; here is the table now."
             )
             return Effects(room=runtime.terminal is not None, state=True, refusal=refusal)
-        runtime.advance(seat, action, new_state, commit.at)
+        runtime.advance(seat, action, new_state, commit.at, stand_in=stand_in)
         if ended is not None:
             runtime.end(ended)
         event = {
@@ -666,6 +668,7 @@ class RoomManager:
             "seq": next_seq,
             "seat": seat,
             "action": action,
+            "stand_in": stand_in,
         }
         return Effects(room=ended is not None, state=True, first=seat, event=event)
 
@@ -839,7 +842,11 @@ class RoomManager:
             if kind == "move" and match is not None and event["match_id"] == match.id:
                 if event["seq"] == runtime.seq + 1:
                     move = match_db.MoveRow(
-                        event["seq"], event["seat"], event["action"], self.clock.now()
+                        event["seq"],
+                        event["seat"],
+                        event["action"],
+                        self.clock.now(),
+                        bool(event.get("stand_in")),
                     )
                     runtime.catch_up([move])
                 elif event["seq"] > runtime.seq:

@@ -77,7 +77,9 @@ class RoomRuntime:
         self.absent_since.clear()
         self.catch_up(moves)
 
-    def advance(self, seat: Seat, action: Action, state: State, at: datetime) -> None:
+    def advance(
+        self, seat: Seat, action: Action, state: State, at: datetime, *, stand_in: bool = False
+    ) -> None:
         at = aware(at)
         if self.state is not None and self.changed_at is not None:
             spent = max(0.0, (at - self.changed_at).total_seconds())
@@ -86,12 +88,12 @@ class RoomRuntime:
         self.state = state
         self.seq += 1
         self.last = (seat, action)
-        self._note_stand_in(seat, action)
+        self._note_stand_in(seat, action, stand_in)
         self.changed_at = at
 
-    def _note_stand_in(self, seat: Seat, action: Action) -> None:
+    def _note_stand_in(self, seat: Seat, action: Action, stand_in: bool) -> None:
         """Keep what a stand-in plays for an away seat; its player's own move ends the list."""
-        if seat in self.away:
+        if stand_in:
             played = self.played_for.setdefault(seat, [])
             played.append({"seq": self.seq, "action": action})
             if len(played) > PLAYED_FOR_SIZE:
@@ -108,7 +110,7 @@ class RoomRuntime:
         for move in moves:
             if self.state is not None and move.seq == self.seq + 1:
                 new_state = self.engine.apply_unchecked(self.state, move.seat, move.action)
-                self.advance(move.seat, move.action, new_state, move.at)
+                self.advance(move.seat, move.action, new_state, move.at, stand_in=move.stand_in)
 
     def begin(self, match: MatchRecord) -> None:
         """A new match starts at this table."""

@@ -4,6 +4,7 @@
 forfeited by absence) when the match ended. ``matches.rated``: the finished match changed
 ratings (false while it runs); existing rows are rated when they have rating history.
 ``player_games.abandoned``: the matches of that game a player abandoned.
+``moves.stand_in``: a bot played the move for the seat's away player.
 ``chat_messages.channel``: ``players`` or ``spectators``, so a reconnect gets back only the chat
 its reader may see; earlier messages count as the players'.
 
@@ -33,6 +34,10 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("player_games") as batch:
         batch.add_column(sa.Column("abandoned", sa.Integer(), nullable=False, server_default="0"))
+    with op.batch_alter_table("moves") as batch:
+        batch.add_column(
+            sa.Column("stand_in", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
     with op.batch_alter_table("chat_messages") as batch:
         batch.add_column(
             sa.Column("channel", sa.String(16), nullable=False, server_default="players")
@@ -40,6 +45,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("moves") as batch:
+        batch.drop_column("stand_in")
     with op.batch_alter_table("chat_messages") as batch:
         batch.drop_column("channel")
     with op.batch_alter_table("player_games") as batch:

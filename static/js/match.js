@@ -5,7 +5,7 @@
 import { get } from "./api.js";
 import { el, fill, formatTime, say } from "./dom.js";
 import { gameTitle } from "./games.js";
-import { seatName, seatPlayerId } from "./names.js";
+import { seatName, seatPlayerId, standInName } from "./names.js";
 import { explainer, loadRenderer } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -117,6 +117,7 @@ function describeAction(action) {
 }
 
 async function setupReplay(match, names) {
+  const seated = [...names]; // the seats' own names; `names` (the ctx's) follows the frame
   const status = $("replay-status");
   if (match.status !== "finished") return;
   let replay;
@@ -173,6 +174,9 @@ async function setupReplay(match, names) {
     const view = mine && Array.isArray(frame.views) ? frame.views[perspective] : frame.view;
     const lastMove = mine && Array.isArray(frame.lasts) ? frame.lasts[perspective] : frame.last;
     const over = frame.over ?? frame.seq === last;
+    // a move a stand-in played names it ("Bot for Bob"), on the table and in the line below
+    names.splice(0, names.length, ...seated);
+    if (frame.stand_in && lastMove) names[lastMove.seat] = standInName(seated[lastMove.seat]);
     table.update({
       type: "state", match_id: matchId, seq: frame.seq, view, to_act: frame.to_act || [],
       legal: [], last: lastMove || null, over,

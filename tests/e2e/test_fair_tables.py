@@ -83,6 +83,19 @@ def test_the_leavers_stand_in_is_named_and_he_is_told_what_it_played(
     expect(notice).to_be_hidden()
     hand.close()
 
+    back.close()  # Bob leaves again: Alice claims the win
+    expect(seat.locator(".tag-stand-in")).to_have_text(stand_in)
+    expect(alice.locator("#claim-note")).to_contain_text("Every opponent has left the table")
+    alice.click("#claim-button")
+    expect(alice.locator("#room-status")).to_have_text("Finished")
+    expect(alice.locator("#table")).to_contain_text("You claimed the win")
+    match_id = api(alice, "GET", f"/api/rooms/{room_id}")["match_id"]
+    replay = api(alice, "GET", f"/api/matches/{match_id}/replay")["actions"]
+    stood = next(a["seq"] for a in replay if a["stand_in"])
+    alice.goto(f"/matches/{match_id}?move={stood}")
+    expect(alice.locator("#replay-move")).to_contain_text(f"Move {stood}: {stand_in} played")
+    expect(alice.locator("#score-table")).to_contain_text("left")
+
 
 def test_a_rematch_is_proposed_declined_and_accepted_in_both_browsers(
     new_page: Callable[..., Page],

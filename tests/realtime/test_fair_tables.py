@@ -99,6 +99,11 @@ def test_a_stand_in_that_wins_does_not_win_for_the_leaver(live_server: str) -> N
         state = watch.expect("state", seq=state["seq"] + 1, timeout=5)
     match = host.http.get(f"/api/matches/{state['match_id']}").json()
     assert match["rated"] is True and [s["abandoned"] for s in match["seats"]] == [False, True]
+    actions = host.http.get(f"/api/matches/{state['match_id']}/replay").json()["actions"]
+    assert {a["seat"]: a["stand_in"] for a in actions} == {0: False, 1: True}
+    stood = next(a["seq"] for a in actions if a["seat"] == 1)
+    step = host.http.get(f"/api/matches/{state['match_id']}/replay/{stood}").json()
+    assert step["stand_in"] is True and step["last"]["seat"] == 1
     assert match["seats"][1]["winner"] is False
     assert match["seats"][0]["rating"]["delta"] > match["seats"][1]["rating"]["delta"]
 
