@@ -206,8 +206,8 @@ class RoomManager:
         change of it is under way."""
         if runtime.bot_tasks or runtime.timer is not None or runtime.lock.locked():
             return False
-        if runtime.rematch is not None:  # a proposal waits for answers
-            return False
+        if runtime.rematch is not None and runtime.rematch.timer is not None:
+            return False  # a proposal of ours waits for answers
         connected, spectators = self.audience.present(runtime.room.id)
         return not connected and not spectators
 
@@ -488,7 +488,7 @@ class RoomManager:
                 return Effects()  # it started, or was declined, meanwhile
             proposal.timer = None  # this task: not cancelled by the drop
             runtime.drop_rematch()
-            return Effects(room=True)
+            return Effects(room=True, event={"kind": "rematch", "rematch": None})
 
         await self._run(runtime, lapse)
 
@@ -632,7 +632,7 @@ class RoomManager:
             code = ErrorCode.NOT_YOUR_TURN if not_yours else ErrorCode.ILLEGAL_ACTION
             raise ActionRefused(code, error.message) from None
         outcome = engine.outcome(new_state)
-        ended = None if outcome is None else with_termination(outcome.to_json())
+        ended = None if outcome is None else runtime.closing(with_termination(outcome.to_json()))
         next_seq, at = runtime.seq + 1, self.clock.now()
         stand_in = runtime.stand_in(seat) is not None
         commit = MoveCommit(
@@ -686,13 +686,8 @@ class RoomManager:
                 "detail": {"forfeit": seat, "reason": reason},
                 "termination": Termination.FORFEIT,
             }
-            end = runtime.match_end(
-                outcome,
-                runtime.seq,
-                self.clock.now(),
-                self.snapshot_every,
-                forfeited=seat if reason == "absent" else None,
-            )
+            outcome = runtime.closing(outcome, forfeited=seat if reason == "absent" else None)
+            end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
             await self.store.finish(end)
             runtime.end(outcome)
             return Effects(room=True, state=True, event={"kind": "room"})
@@ -719,13 +714,15 @@ class RoomManager:
                     "You can claim the win only when every opponent has been away longer "
                     "than the seat hold.",
                 )
-            outcome = {
-                "scores": [0 if s in away else 1 for s in seats],
-                "winners": [s for s in seats if s not in away],
-                "rounds": [],
-                "detail": {"claimed_by": seat},
-                "termination": Termination.CLAIMED,
-            }
+            outcome = runtime.closing(
+                {
+                    "scores": [0 if s in away else 1 for s in seats],
+                    "winners": [s for s in seats if s not in away],
+                    "rounds": [],
+                    "detail": {"claimed_by": seat},
+                    "termination": Termination.CLAIMED,
+                }
+            )
             end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
             await self.store.finish(end)
             runtime.end(outcome)

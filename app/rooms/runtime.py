@@ -131,7 +131,16 @@ class RoomRuntime:
         """After moves made elsewhere: if the rules ended the match, the room has finished."""
         outcome = self.ended_by_rules() if self.terminal is None else None
         if outcome is not None and self.room.status == RoomStatus.PLAYING:
-            self.end(outcome)
+            self.end(self.closing(outcome))
+
+    def closing(self, outcome: dict[str, Any], forfeited: Seat | None = None) -> dict[str, Any]:
+        """The outcome of the match ending now, saying who abandoned it (``abandoned``, when
+        any did): the human seats a stand-in plays, and ``forfeited`` (a seat lost by
+        absence)."""
+        abandoned = {s for s in self.away if self.room.seats[s].player is not None}
+        if forfeited is not None:
+            abandoned.add(forfeited)
+        return {**outcome, "abandoned": sorted(abandoned)} if abandoned else outcome
 
     def match_end(
         self,
@@ -141,15 +150,10 @@ class RoomRuntime:
         snapshot_every: int,
         *,
         rated: bool = True,
-        forfeited: Seat | None = None,
     ) -> MatchEnd:
-        """What the commit that ends the running match writes (``snapshot_every`` says
-        whether a snapshot row may be left to delete). The human seats a stand-in plays, and
-        ``forfeited`` (a seat lost by absence), have abandoned it."""
+        """What the commit that ends the running match with ``outcome`` (see :meth:`closing`)
+        writes (``snapshot_every`` says whether a snapshot row may be left to delete)."""
         assert self.match is not None
-        abandoned = {s for s in self.away if self.room.seats[s].player is not None}
-        if forfeited is not None:
-            abandoned.add(forfeited)
         return MatchEnd(
             room_id=self.room.id,
             match_id=self.match.id,
@@ -160,7 +164,7 @@ class RoomRuntime:
             at=at,
             has_snapshot=move_count >= snapshot_every,
             rated=rated,
-            abandoned=frozenset(abandoned),
+            abandoned=frozenset(outcome.get("abandoned", ())),
         )
 
     @property
@@ -228,7 +232,7 @@ class RoomRuntime:
         if deadlines:
             message["deadlines"] = {str(seat): iso(when) for seat, when in deadlines.items()}
         played = self.played_for.get(viewer) if viewer is not None else None
-        if played and viewer not in self.away:
+        if played and (viewer not in self.away or not self.playing):  # back, or the end
             message["played_for_you"] = played
         return message
 

@@ -89,6 +89,7 @@ def test_the_leavers_stand_in_is_named_and_he_is_told_what_it_played(
     alice.click("#claim-button")
     expect(alice.locator("#room-status")).to_have_text("Finished")
     expect(alice.locator("#table")).to_contain_text("You claimed the win")
+    expect(alice.locator("#table")).to_contain_text(f"{bob_name} left before the end")
     match_id = api(alice, "GET", f"/api/rooms/{room_id}")["match_id"]
     replay = api(alice, "GET", f"/api/matches/{match_id}/replay")["actions"]
     stood = next(a["seq"] for a in replay if a["stand_in"])

@@ -75,6 +75,7 @@ def test_a_leaver_is_stood_in_for_told_what_was_played_and_abandons_when_claimed
     assert claimed.json()["status"] == "finished"
     over = watch.expect("state", over=True)
     assert over["outcome"]["termination"] == "claimed" and over["outcome"]["winners"] == [0]
+    assert over["outcome"]["abandoned"] == [1]
     match = host.http.get(f"/api/matches/{over['match_id']}").json()
     assert match["rated"] is True
     assert [s["abandoned"] for s in match["seats"]] == [False, True]
@@ -97,8 +98,10 @@ def test_a_stand_in_that_wins_does_not_win_for_the_leaver(live_server: str) -> N
         if 0 in state["to_act"]:
             watch.act(state["legal"][0], seq=state["seq"])
         state = watch.expect("state", seq=state["seq"] + 1, timeout=5)
+    assert state["outcome"]["abandoned"] == [1]
     match = host.http.get(f"/api/matches/{state['match_id']}").json()
     assert match["rated"] is True and [s["abandoned"] for s in match["seats"]] == [False, True]
+    assert match["outcome"]["abandoned"] == [1]
     actions = host.http.get(f"/api/matches/{state['match_id']}/replay").json()["actions"]
     assert {a["seat"]: a["stand_in"] for a in actions} == {0: False, 1: True}
     stood = next(a["seq"] for a in actions if a["seat"] == 1)

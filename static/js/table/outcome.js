@@ -45,8 +45,22 @@ const FORFEIT_REASONS = {
   absent: "left the table and did not come back in time",
 };
 
-// Why the match ended, in words; `normal` is the game's own sentence (or a plain one).
+// Why the match ended, in words, and who left before the end (the outcome's `abandoned`).
 export function whyEnded(outcome, words, normal = "") {
+  const left = (outcome && Array.isArray(outcome.abandoned)) ? outcome.abandoned : [];
+  const why = endedBecause(outcome, words, normal);
+  if (!left.length) return why;
+  const mine = left.find((seat) => words.isMe(seat));
+  if (mine !== undefined) {
+    return `${why} You left before the end: a bot finished the match for you, and it counts as a loss.`;
+  }
+  const named = words.plain || words.name; // the player's own name, not their stand-in's
+  const who = listWords(left.map((seat) => named(seat).replace(/^Bot for /, "")));
+  return `${why} ${who} left before the end: a bot finished the match, and it counts as a loss for them.`;
+}
+
+// Why the match ended; `normal` is the game's own sentence (or a plain one).
+function endedBecause(outcome, words, normal) {
   const termination = (outcome && outcome.termination) || "normal";
   const detail = (outcome && outcome.detail) || {};
   if (termination === "forfeit") {
