@@ -128,6 +128,11 @@ class BaseStore(ABC, Generic[C]):
     def _transaction(self) -> AbstractAsyncContextManager[C]:
         """A transaction on a pool connection."""
 
+    async def renew(self) -> None:
+        """See :class:`app.db.movelog.MoveWriter`: the pool is replaced, its idle
+        connections closed (where SQLAlchemy has not done it itself)."""
+        await self.db.dispose()
+
     @abstractmethod
     async def connect(self, atomic: bool) -> AsyncConnection:
         """A connection for a move log pipeline (see :class:`app.db.movelog.MoveWriter`)."""
