@@ -233,7 +233,10 @@ class RoomRuntime:
             message["deadlines"] = {str(seat): iso(when) for seat, when in deadlines.items()}
         played = self.played_for.get(viewer) if viewer is not None else None
         if played and (viewer not in self.away or not self.playing):  # back, or the end
-            message["played_for_you"] = played
+            message["played_for_you"] = [
+                {"seq": p["seq"], "action": self.engine.redact_action(p["action"], viewer, viewer)}
+                for p in played
+            ]
         return message
 
     def stand_in(self, seat: Seat) -> str | None:
