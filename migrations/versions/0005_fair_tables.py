@@ -27,7 +27,9 @@ def upgrade() -> None:
             sa.Column("abandoned", sa.Boolean(), nullable=False, server_default=sa.false())
         )
     with op.batch_alter_table("matches") as batch:
-        batch.add_column(sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch.add_column(
+            sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
     op.execute(
         "UPDATE matches SET rated = EXISTS "
         "(SELECT 1 FROM rating_history WHERE rating_history.match_id = matches.id)"
