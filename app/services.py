@@ -69,6 +69,7 @@ class Services:
                 idle_seconds=settings.room_idle_seconds,
             ),
             clock=clock,
+            rematch_seconds=settings.rematch_seconds,
         )
         hub.manager = manager
         await broker.start(manager.on_event)

@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     review_playouts: int = Field(16, ge=1)
     review_queue: int = Field(256, ge=1)
     review_on_finish: bool = True
+    # how long a rematch proposal waits for the other players' answers
+    rematch_seconds: float = Field(60.0, gt=0)
     # Without the proxy in front (deploy/), nothing else caps what a client may send.
     max_body_bytes: int = Field(64 * 1024, ge=1)
     # Passkeys (WebAuthn): the relying party's id (a domain) and origin follow each request's

@@ -1,4 +1,5 @@
-"""Rooms: create, list, seats, bots, start and rematch (design section 4)."""
+"""Rooms: create, list, seats, bots, start, rematch and claim (design section 4;
+rematch by agreement and claim: docs/contract.md)."""
 
 from __future__ import annotations
 
@@ -98,9 +99,21 @@ async def add_bot(
 
 @router.post("/{room_id}/start")
 async def start(room_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
-    return await services.manager.start(room_id, player, rematch=False)
+    return await services.manager.start(room_id, player)
 
 
 @router.post("/{room_id}/rematch")
 async def rematch(room_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
-    return await services.manager.start(room_id, player, rematch=True)
+    """Propose a rematch, or accept the one proposed (docs/contract.md)."""
+    return await services.manager.rematch(room_id, player, accept=True)
+
+
+@router.delete("/{room_id}/rematch")
+async def decline_rematch(room_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
+    return await services.manager.rematch(room_id, player, accept=False)
+
+
+@router.post("/{room_id}/claim")
+async def claim(room_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
+    """End the match, won, when every opponent is away past the seat hold."""
+    return await services.manager.claim(room_id, player)

@@ -96,7 +96,7 @@ class BaseStore(ABC, Generic[C]):
     async def _finish_matches(self, conn: C, ends: list[MatchEnd], *, rate: bool) -> None:
         """Close the matches, their seats and their rooms, then count and rate them if
         ``rate``, a few statements for all of them, in the caller's transaction."""
-        await self._close(conn, ends)
+        await self._close(conn, ends, rate=rate)
         if rate:
             await record_matches(self, conn, ends)
 
@@ -128,6 +128,11 @@ class BaseStore(ABC, Generic[C]):
     def _transaction(self) -> AbstractAsyncContextManager[C]:
         """A transaction on a pool connection."""
 
+    async def renew(self) -> None:
+        """See :class:`app.db.movelog.MoveWriter`: the pool is replaced, its idle
+        connections closed (where SQLAlchemy has not done it itself)."""
+        await self.db.dispose()
+
     @abstractmethod
     async def connect(self, atomic: bool) -> AsyncConnection:
         """A connection for a move log pipeline (see :class:`app.db.movelog.MoveWriter`)."""
@@ -148,8 +153,9 @@ class BaseStore(ABC, Generic[C]):
         """Put each commit's snapshot in place of its match's."""
 
     @abstractmethod
-    async def _close(self, conn: C, ends: list[MatchEnd]) -> None:
-        """Mark the matches finished (outcome, move count, time), score their seats, drop
+    async def _close(self, conn: C, ends: list[MatchEnd], *, rate: bool) -> None:
+        """Mark the matches finished (outcome, move count, time, rated if ``rate`` and
+        :attr:`MatchEnd.changes_ratings`), score their seats (who won, who abandoned), drop
         their snapshots (``has_snapshot``), mark their rooms finished."""
 
     @abstractmethod

@@ -207,6 +207,7 @@ async def _summaries(conn: AsyncConnection, matches: list[Row[Any]]) -> list[dic
                 "name": seat.name,
                 "score": seat.score,
                 "winner": seat.winner,
+                "abandoned": seat.abandoned,
                 "rating": ratings.get((seat.match_id, seat.seat)),
             }
         )
@@ -246,6 +247,7 @@ def _summary(
         "winners": outcome["winners"] if outcome else None,
         "outcome": outcome,
         "has_bots": match.has_bots,
+        "rated": match.rated,
         "started_at": iso(match.started_at),
         "finished_at": iso(match.finished_at),
         "move_count": match.move_count if finished else running_count,
@@ -285,6 +287,7 @@ async def player_stats(db: AsyncEngine, player_id: int) -> dict[str, Any] | None
                 "won": r.won,
                 "lost": r.lost,
                 "drawn": r.drawn,
+                "abandoned": r.abandoned,
                 "last_match_id": r.last_match_id,
             }
             for r in await conn.execute(
@@ -305,9 +308,10 @@ async def player_stats(db: AsyncEngine, player_id: int) -> dict[str, Any] | None
         ratings = await player_ratings(conn, player_id)
     games = []
     for game in sorted(set(records) | set(ratings)):
-        record = records.get(game, {"played": 0, "won": 0, "lost": 0, "drawn": 0})
+        record = records.get(game, {"played": 0, "won": 0, "lost": 0, "drawn": 0, "abandoned": 0})
         games.append({"game": game, **record, "rating": ratings.get(game)})
-    totals = {key: sum(g[key] for g in games) for key in ("played", "won", "lost", "drawn")}
+    counts = ("played", "won", "lost", "drawn", "abandoned")
+    totals = {key: sum(g[key] for g in games) for key in counts}
     return {
         "player": {"id": player.id, "name": player.name},
         "games": games,

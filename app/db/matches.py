@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.db.bot_names import bot_name
 from app.db.models import Match, Move, Snapshot
 from app.db.rooms import RoomRecord
 
@@ -34,6 +35,7 @@ class MoveRow:
     seat: int
     action: dict[str, Any]
     at: datetime
+    stand_in: bool = False  # a bot played it for the seat's away player
 
 
 def start_rows(
@@ -58,7 +60,7 @@ def start_rows(
             "seat": s.seat,
             "player_id": s.player.id if s.player else None,
             "bot": s.bot,
-            "name": s.player.name if s.player else f"Bot ({s.bot})",
+            "name": s.player.name if s.player else bot_name(room.id, s.seat),
         }
         for s in room.seats
     ]
@@ -78,12 +80,31 @@ class MatchEnd:
     at: datetime
     has_snapshot: bool = True  # False when no snapshot row can exist: skips its delete
     rated: bool = True  # False for a match with no result (aborted): neither counted nor rated
+    abandoned: frozenset[int] = frozenset()  # seats whose player was away at the end
+
+    @property
+    def changes_ratings(self) -> bool:
+        """Whether the match is rated: it has a result, two seats or more, every human seated
+        once, and a human who did not abandon it."""
+        humans = [player for player, _ in self.seats if player is not None]
+        stayed = [s for s, (player, _) in enumerate(self.seats) if player is not None]
+        return (
+            self.rated
+            and len(self.seats) >= 2
+            and len(set(humans)) == len(humans)
+            and any(seat not in self.abandoned for seat in stayed)
+        )
+
+    def won(self, seat: int) -> bool:
+        """A seat among the winners that did not abandon the match."""
+        return seat in self.outcome.get("winners", []) and seat not in self.abandoned
 
 
-def seat_results(ends: list[MatchEnd]) -> list[tuple[int, int, Any, bool]]:
-    """(match id, seat, score, winner) for every scored seat of the matches that end."""
+def seat_results(ends: list[MatchEnd]) -> list[tuple[int, int, Any, bool, bool]]:
+    """(match id, seat, score, winner, abandoned) for every scored seat of the matches that
+    end: an abandoned seat never wins."""
     return [
-        (e.match_id, seat, score, seat in e.outcome.get("winners", []))
+        (e.match_id, seat, score, e.won(seat), seat in e.abandoned)
         for e in ends
         for seat, score in enumerate(e.outcome.get("scores", []))
     ]
@@ -125,11 +146,11 @@ async def load_moves(db: AsyncEngine, match_id: int, after_seq: int = 0) -> list
 
 async def moves_after(conn: AsyncConnection, match_id: int, after_seq: int) -> list[MoveRow]:
     rows = await conn.execute(
-        select(Move.seq, Move.seat, Move.action, Move.at)
+        select(Move.seq, Move.seat, Move.action, Move.at, Move.stand_in)
         .where(Move.match_id == match_id, Move.seq > after_seq)
         .order_by(Move.seq)
     )
-    return [MoveRow(r.seq, r.seat, r.action, r.at) for r in rows]
+    return [MoveRow(r.seq, r.seat, r.action, r.at, r.stand_in) for r in rows]
 
 
 async def load_move_count(db: AsyncEngine, match_id: int) -> int:

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    false,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -172,6 +173,8 @@ class Match(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # the finished match changed ratings (migration 0005); false while it runs
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         Index("ix_matches_game_id", "game", "id"),
@@ -192,6 +195,8 @@ class MatchSeat(Base):
     name: Mapped[str] = mapped_column(String(32))
     score: Mapped[float | None] = mapped_column(nullable=True)
     winner: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # its player was away when the match ended (migration 0005): never a winner, ranked last
+    abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         Index("ix_match_seats_player_match", "player_id", "match_id"),
@@ -208,6 +213,8 @@ class Move(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # a bot played it for the seat's away player (migration 0005)
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Snapshot(Base):
@@ -237,6 +244,8 @@ class ChatMessage(Base):
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     text: Mapped[str] = mapped_column(Text)
+    # players | spectators (migration 0005): what a reconnecting reader may see again
+    channel: Mapped[str] = mapped_column(String(16), default="players", server_default="players")
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_chat_room_id", "room_id", "id"),)
@@ -287,6 +296,7 @@ class PlayerGame(Base):
     lost: Mapped[int] = mapped_column(Integer, default=0)
     drawn: Mapped[int] = mapped_column(Integer, default=0)
     last_match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), nullable=True)
+    abandoned: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # 0005
 
 
 class RatingChange(Base):

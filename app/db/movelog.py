@@ -62,6 +62,7 @@ class MoveCommit:
     at: datetime
     end: MatchEnd | None = None  # the move ends the match
     snapshot: dict[str, Any] | None = None
+    stand_in: bool = False  # a bot plays it for the seat's away player
     done: asyncio.Future[bool] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -88,6 +89,11 @@ class MoveWriter(Protocol):
     async def connect(self, atomic: bool) -> AsyncConnection:
         """A new connection for a pipeline (``atomic``: the one whose batches are
         transactions)."""
+        ...
+
+    async def renew(self) -> None:
+        """After a connection was lost below SQLAlchemy: the pool's idle connections may be
+        dead too (a database restart drops them all), so none of them is lent again."""
         ...
 
     async def write(
@@ -180,27 +186,42 @@ class MoveLog:
 
     async def _commit_on(self, atomic: bool, batch: list[MoveCommit]) -> set[tuple[int, int]]:
         """Write on one of the log's own connections (kept between batches: no pool checkout
-        and ping each time); a connection found dead (the database restarted) is replaced,
-        once. The connection stays the log's whatever fails (its transaction rolled back), but
-        for a lost one, which is closed: ``_run`` closes the rest when it stops."""
-        conn = self._conns.get(atomic)
-        if conn is not None:
-            try:
-                return await self._writer.write(conn, batch, atomic)
-            except DBAPIError as error:
-                if not error.connection_invalidated:
-                    raise
-                del self._conns[atomic]
-                await conn.close()
-            except ConnectionLost:
-                del self._conns[atomic]
-                await conn.invalidate()
-                await conn.close()
+        and ping each time); a connection found dead (the database restarted), the log's own
+        or one just taken from the pool, is replaced, once, the pool renewed first."""
         try:
-            conn = self._conns[atomic] = await self._writer.connect(atomic)
-        except Exception as error:  # whatever the driver says, nothing was the batch's fault
-            raise ConnectionLost(f"cannot connect: {error}") from error
-        return await self._writer.write(conn, batch, atomic)
+            return await self._attempt(atomic, batch)
+        except Exception as error:
+            if not _lost(error):
+                raise
+        await self._writer.renew()
+        return await self._attempt(atomic, batch)
+
+    async def _attempt(self, atomic: bool, batch: list[MoveCommit]) -> set[tuple[int, int]]:
+        """One write on the pipeline's connection, taken from the pool when it has none. The
+        connection stays the log's whatever fails (its transaction rolled back), but for a
+        lost one, which is closed: ``_run`` closes the rest when it stops."""
+        conn = self._conns.get(atomic)
+        if conn is None:
+            try:
+                conn = self._conns[atomic] = await self._writer.connect(atomic)
+            except Exception as error:  # whatever the driver says, not the batch's fault
+                raise ConnectionLost(f"cannot connect: {error}") from error
+        try:
+            return await self._writer.write(conn, batch, atomic)
+        except Exception as error:
+            if _lost(error):
+                del self._conns[atomic]
+                if isinstance(error, ConnectionLost):
+                    await conn.invalidate()
+                await conn.close()
+            raise
+
+
+def _lost(error: BaseException) -> bool:
+    """The connection is gone (SQLAlchemy has invalidated it, or the driver found it lost)."""
+    if isinstance(error, DBAPIError):
+        return error.connection_invalidated
+    return isinstance(error, ConnectionLost)
 
 
 def _out_of_reach(error: BaseException) -> bool:

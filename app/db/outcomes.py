@@ -11,6 +11,7 @@ class Termination(StrEnum):
 
     NORMAL = "normal"  # the rules ended it
     FORFEIT = "forfeit"  # a seat lost by the table settings (timer or absence)
+    CLAIMED = "claimed"  # the players at the table ended it: every opponent was away
     ABORTED = "aborted"  # it cannot go on (its rules changed since it began): no result
 
 

@@ -80,6 +80,7 @@ class PostgresStore(BaseStore[AsyncpgConnection]):
             [c.seat for c in batch],
             [c.action_json for c in batch],
             [c.at for c in batch],
+            [c.stand_in for c in batch],
         )
         return {(match_id, seq) for match_id, seq in rows}
 
@@ -91,7 +92,7 @@ class PostgresStore(BaseStore[AsyncpgConnection]):
             [c.snapshot_json for c in commits],
         )
 
-    async def _close(self, driver: AsyncpgConnection, ends: list[MatchEnd]) -> None:
+    async def _close(self, driver: AsyncpgConnection, ends: list[MatchEnd], *, rate: bool) -> None:
         seats = seat_results(ends)
         await driver.execute(
             _CLOSE_MATCHES,
@@ -106,6 +107,8 @@ class PostgresStore(BaseStore[AsyncpgConnection]):
             [e.match_id for e in ends if e.has_snapshot],
             [e.room_id for e in ends],
             [e.at for e in ends],
+            [rate and e.changes_ratings for e in ends],
+            [row[4] for row in seats],
         )
 
     async def lock_ratings(
@@ -195,9 +198,10 @@ async def _start_many(driver: AsyncpgConnection, batch: list[StartRequest]) -> d
 
 # Moves: the json codec SQLAlchemy installs on the connection takes the JSON text.
 _INSERT_MOVES = (
-    "INSERT INTO moves (match_id, seq, seat, action, at) "
+    "INSERT INTO moves (match_id, seq, seat, action, at, stand_in) "
     "SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[], $4::json[], "
-    "$5::timestamptz[]) ON CONFLICT (match_id, seq) DO NOTHING RETURNING match_id, seq"
+    "$5::timestamptz[], $6::boolean[]) ON CONFLICT (match_id, seq) DO NOTHING "
+    "RETURNING match_id, seq"
 )
 _SAVE_SNAPSHOTS = (
     "INSERT INTO snapshots (match_id, seq, state) "
@@ -209,14 +213,15 @@ _SAVE_SNAPSHOTS = (
 _CLOSE_MATCHES = """
 WITH ended AS (
     UPDATE matches AS m
-    SET status = 'finished', outcome = x.outcome, move_count = x.moves, finished_at = x.at
-    FROM unnest($1::integer[], $2::json[], $3::integer[], $4::timestamptz[])
-        AS x(id, outcome, moves, at)
+    SET status = 'finished', outcome = x.outcome, move_count = x.moves, finished_at = x.at,
+        rated = x.rated
+    FROM unnest($1::integer[], $2::json[], $3::integer[], $4::timestamptz[], $12::boolean[])
+        AS x(id, outcome, moves, at, rated)
     WHERE m.id = x.id
 ), scored AS (
-    UPDATE match_seats AS s SET score = x.score, winner = x.winner
-    FROM unnest($5::integer[], $6::integer[], $7::float8[], $8::boolean[])
-        AS x(match_id, seat, score, winner)
+    UPDATE match_seats AS s SET score = x.score, winner = x.winner, abandoned = x.abandoned
+    FROM unnest($5::integer[], $6::integer[], $7::float8[], $8::boolean[], $13::boolean[])
+        AS x(match_id, seat, score, winner, abandoned)
     WHERE s.match_id = x.match_id AND s.seat = x.seat
 ), dropped AS (
     DELETE FROM snapshots WHERE match_id = ANY($9::integer[])
@@ -261,13 +266,14 @@ WITH rated AS (
                          $14::float8[], $15::float8[], $16::float8[], $17::float8[],
                          $18::float8[], $19::float8[], $20::timestamptz[])
 )
-INSERT INTO player_games AS p (player_id, game, played, won, lost, drawn, last_match_id)
+INSERT INTO player_games AS p (player_id, game, played, won, lost, drawn, last_match_id,
+                              abandoned)
 SELECT * FROM unnest($21::integer[], $22::text[], $23::integer[], $24::integer[],
-                     $25::integer[], $26::integer[], $27::integer[])
+                     $25::integer[], $26::integer[], $27::integer[], $28::integer[])
 ON CONFLICT (player_id, game) DO UPDATE
 SET played = p.played + excluded.played, won = p.won + excluded.won,
     lost = p.lost + excluded.lost, drawn = p.drawn + excluded.drawn,
-    last_match_id = excluded.last_match_id
+    abandoned = p.abandoned + excluded.abandoned, last_match_id = excluded.last_match_id
 """
 _UPDATE_COLUMNS = ("pid", "g", "b_mu", "b_sigma", "b_ordinal", "b_n", "delta", "mid", "at")
 _CHANGE_COLUMNS = (
@@ -283,7 +289,16 @@ _CHANGE_COLUMNS = (
     "ordinal_after",
     "at",
 )
-_RECORD_COLUMNS = ("player_id", "game", "played", "won", "lost", "drawn", "last_match_id")
+_RECORD_COLUMNS = (
+    "player_id",
+    "game",
+    "played",
+    "won",
+    "lost",
+    "drawn",
+    "last_match_id",
+    "abandoned",
+)
 
 
 def _columns(rows: list[dict[str, Any]], names: tuple[str, ...]) -> list[list[Any]]:

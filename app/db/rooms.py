@@ -12,7 +12,7 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.clock import utcnow
+from app.db.clock import iso, utcnow
 from app.db.models import ChatMessage, Player, Room, RoomSeat
 from app.db.players import PlayerRecord
 
@@ -249,13 +249,43 @@ async def bot_matches_of(db: AsyncEngine, host_id: int) -> int:
     return int(count or 0)
 
 
-async def add_chat(db: AsyncEngine, room_id: str, player_id: int, text: str) -> datetime:
+async def add_chat(
+    db: AsyncEngine, room_id: str, player_id: int, text: str, channel: str
+) -> datetime:
     at = utcnow()
     async with db.begin() as conn:
         await conn.execute(
-            insert(ChatMessage).values(room_id=room_id, player_id=player_id, text=text, at=at)
+            insert(ChatMessage).values(
+                room_id=room_id, player_id=player_id, text=text, channel=channel, at=at
+            )
         )
     return at
+
+
+async def recent_chat(
+    db: AsyncEngine, room_id: str, *, players_only: bool, limit: int
+) -> list[dict[str, Any]]:
+    """The room's latest ``limit`` chat messages, oldest first, as ``chat`` messages
+    (``players_only``: without the spectators' channel); served by ``ix_chat_room_id``."""
+    query = (
+        select(ChatMessage.text, ChatMessage.channel, ChatMessage.at, Player.id, Player.name)
+        .join(Player, Player.id == ChatMessage.player_id)
+        .where(ChatMessage.room_id == room_id)
+    )
+    if players_only:
+        query = query.where(ChatMessage.channel == "players")
+    async with db.connect() as conn:
+        rows = list(await conn.execute(query.order_by(ChatMessage.id.desc()).limit(limit)))
+    return [
+        {
+            "type": "chat",
+            "from": {"id": row.id, "name": row.name},
+            "text": row.text,
+            "at": iso(row.at),
+            "channel": row.channel,
+        }
+        for row in reversed(rows)
+    ]
 
 
 async def playing_rooms(db: AsyncEngine) -> list[str]:

@@ -76,7 +76,14 @@ class SqliteStore(BaseStore[AsyncConnection]):
         self, conn: AsyncConnection, batch: list[MoveCommit]
     ) -> set[tuple[int, int]]:
         rows = [
-            {"match_id": c.match_id, "seq": c.seq, "seat": c.seat, "action": c.action, "at": c.at}
+            {
+                "match_id": c.match_id,
+                "seq": c.seq,
+                "seat": c.seat,
+                "action": c.action,
+                "at": c.at,
+                "stand_in": c.stand_in,
+            }
             for c in batch
         ]
         return {(r.match_id, r.seq) for r in await conn.execute(_INSERT_MOVES, rows)}
@@ -87,17 +94,23 @@ class SqliteStore(BaseStore[AsyncConnection]):
             [{"match_id": c.match_id, "seq": c.seq, "state": c.snapshot} for c in commits],
         )
 
-    async def _close(self, conn: AsyncConnection, ends: list[MatchEnd]) -> None:
+    async def _close(self, conn: AsyncConnection, ends: list[MatchEnd], *, rate: bool) -> None:
         await conn.execute(
             _FINISH_MATCH,
             [
-                {"b_id": e.match_id, "b_outcome": e.outcome, "b_moves": e.move_count, "b_at": e.at}
+                {
+                    "b_id": e.match_id,
+                    "b_outcome": e.outcome,
+                    "b_moves": e.move_count,
+                    "b_at": e.at,
+                    "b_rated": rate and e.changes_ratings,
+                }
                 for e in ends
             ],
         )
         seats = [
-            {"mid": match_id, "s": seat, "b_score": score, "b_winner": winner}
-            for match_id, seat, score, winner in seat_results(ends)
+            {"mid": match_id, "s": seat, "b_score": score, "b_winner": won, "b_left": left}
+            for match_id, seat, score, won, left in seat_results(ends)
         ]
         if seats:
             await conn.execute(_FINISH_SEAT, seats)
@@ -176,12 +189,13 @@ _FINISH_MATCH = (
         outcome=bindparam("b_outcome", type_=Match.outcome.type),
         move_count=bindparam("b_moves"),
         finished_at=bindparam("b_at"),
+        rated=bindparam("b_rated"),
     )
 )
 _FINISH_SEAT = (
     update(MatchSeat)
     .where(MatchSeat.match_id == bindparam("mid"), MatchSeat.seat == bindparam("s"))
-    .values(score=bindparam("b_score"), winner=bindparam("b_winner"))
+    .values(score=bindparam("b_score"), winner=bindparam("b_winner"), abandoned=bindparam("b_left"))
 )
 _DROP_SNAPSHOT = delete(Snapshot).where(Snapshot.match_id == bindparam("mid"))
 _ROOM_FINISHED = (
@@ -199,6 +213,7 @@ _COUNT = _record.on_conflict_do_update(
         "won": PlayerGame.won + _record.excluded.won,
         "lost": PlayerGame.lost + _record.excluded.lost,
         "drawn": PlayerGame.drawn + _record.excluded.drawn,
+        "abandoned": PlayerGame.abandoned + _record.excluded.abandoned,
         "last_match_id": _record.excluded.last_match_id,
     },
 )

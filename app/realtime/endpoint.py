@@ -117,6 +117,7 @@ class RoomSockets:
         code = None
         try:
             _greet(connection, runtime, services)
+            connection.send(encode(await services.manager.chat_history(runtime, player.id)))
             while True:
                 message = await receive()
                 if message["type"] != "websocket.receive":

@@ -23,6 +23,7 @@ import secrets
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -42,6 +43,7 @@ from app.rooms.keyed_locks import KeyedLocks
 from app.rooms.lifecycle import RoomStatus
 from app.rooms.ports import Audience, Broker
 from app.rooms.referee import Forfeit, StandIn, TimerMove, Verdict
+from app.rooms.rematch import Proposal
 from app.rooms.runtime import RoomRuntime
 from app.rooms.table import TableSettings
 from games import REGISTRY, IllegalAction, InvalidOptions, MalformedAction
@@ -51,6 +53,7 @@ log = logging.getLogger(__name__)
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # what secrets.token_urlsafe makes
 NO_MATCH = "No match is running in this room."
+CHAT_HISTORY = 50  # chat messages a (re)connecting reader gets back
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,7 @@ class RoomManager:
         bot_quick: float = 0.025,
         limits: RoomLimits | None = None,
         clock: Clock = SYSTEM_CLOCK,
+        rematch_seconds: float = 60.0,
     ) -> None:
         self.db = db
         self.store = store
@@ -100,6 +104,7 @@ class RoomManager:
         self.snapshot_every = max(1, snapshot_every)
         self.limits = limits or RoomLimits()
         self.clock = clock  # timers, seat holds, idle rooms, bots' pace and move time stamps
+        self.rematch_seconds = rematch_seconds  # how long a rematch proposal waits
         self._runtimes: dict[str, RoomRuntime] = {}
         self._loading: dict[str, asyncio.Future[RoomRuntime]] = {}
         self._hosting = KeyedLocks[int]()  # a player's room creations, one at a time
@@ -204,6 +209,8 @@ class RoomManager:
         change of it is under way."""
         if runtime.bot_tasks or runtime.timer is not None or runtime.lock.locked():
             return False
+        if runtime.rematch is not None and runtime.rematch.timer is not None:
+            return False  # a proposal of ours waits for answers
         connected, spectators = self.audience.present(runtime.room.id)
         return not connected and not spectators
 
@@ -264,7 +271,7 @@ class RoomManager:
 
     def room_json(self, runtime: RoomRuntime) -> dict[str, Any]:
         connected, spectators = self.audience.present(runtime.room.id)
-        return runtime.room_json(connected, spectators)
+        return runtime.room_json(connected, spectators, self.clock.now())
 
     async def room(self, room_id: str) -> dict[str, Any]:
         return self.room_json(await self.runtime(room_id))
@@ -277,7 +284,7 @@ class RoomManager:
             if runtime is not None:
                 result.append(self.room_json(runtime))
             else:
-                result.append(RoomRuntime(room).room_json(set(), []))
+                result.append(RoomRuntime(room).room_json(set(), [], self.clock.now()))
         return result
 
     # -- the serialized path -----------------------------------------------------------
@@ -365,7 +372,7 @@ class RoomManager:
         await self.take_seat(room_id, 0, player)
         for seat in range(1, opponents + 1):
             await self.add_bot(room_id, seat, player, level)
-        return await self.start(room_id, player, rematch=False)
+        return await self.start(room_id, player)
 
     async def take_seat(self, room_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]:
         runtime = await self.runtime(room_id)
@@ -427,43 +434,90 @@ class RoomManager:
             raise RoomError(ErrorCode.SEAT_TAKEN, "That seat is taken.")
         return Effects(room=True, event={"kind": "room"})
 
-    async def start(self, room_id: str, player: PlayerRecord, *, rematch: bool) -> dict[str, Any]:
+    async def start(self, room_id: str, player: PlayerRecord) -> dict[str, Any]:
+        """The host starts the room's first match."""
         runtime = await self.runtime(room_id)
 
         async def start() -> Effects:
-            room = runtime.room
-            if rematch:
-                if room.status != RoomStatus.FINISHED:
-                    raise RoomError(ErrorCode.NOT_FINISHED, "A rematch follows a finished match.")
-                if player.id != room.host.id and runtime.seat_of(player.id) is None:
-                    raise forbidden("Only the host or a seated player can call a rematch.")
-            else:
-                if player.id != room.host.id:
-                    raise forbidden("Only the host can start the match.")
-                if room.status != RoomStatus.WAITING:
-                    raise RoomError(ErrorCode.ALREADY_STARTED, "The match has already started.")
-            if not all(s.filled for s in room.seats):
-                raise RoomError(
-                    ErrorCode.SEATS_EMPTY, "Every seat must be filled before the start."
-                )
-            await self._check_bot_matches(runtime)
-            match = await self.store.start_match(
-                room,
-                seed=secrets.randbits(63),
-                engine_version=runtime.engine.version,
-                from_status=room.status,
-                at=self.clock.now(),
-            )
-            if match is None:  # another process changed the room first
-                await self._reload_room(runtime)
-                if not all(s.filled for s in runtime.room.seats):
-                    raise RoomError(ErrorCode.SEATS_EMPTY, "A seat was left meanwhile.")
+            if player.id != runtime.room.host.id:
+                raise forbidden("Only the host can start the match.")
+            if runtime.room.status != RoomStatus.WAITING:
                 raise RoomError(ErrorCode.ALREADY_STARTED, "The match has already started.")
-            runtime.begin(match)
-            self._check_attendance(runtime)
-            return Effects(room=True, state=True, event={"kind": "room"})
+            return await self._begin(runtime)
 
         return await self._room_command(runtime, start)
+
+    async def rematch(self, room_id: str, player: PlayerRecord, *, accept: bool) -> dict[str, Any]:
+        """Propose or accept a rematch (``accept``), or decline one. The new match starts
+        when every human seat has accepted: at once at a table with one human (or none, when
+        the host calls it)."""
+        runtime = await self.runtime(room_id)
+
+        async def agree() -> Effects:
+            room = runtime.room
+            if room.status != RoomStatus.FINISHED:
+                raise RoomError(ErrorCode.NOT_FINISHED, "A rematch follows a finished match.")
+            seat = runtime.seat_of(player.id)
+            if seat is None and (not accept or player.id != room.host.id):
+                raise forbidden("Only the host or a seated player can call a rematch.")
+            now = self.clock.now()
+            proposal = runtime.rematch
+            if not accept or proposal is None or not proposal.live(now):
+                runtime.drop_rematch()
+                proposal = None
+            if not accept:
+                return Effects(room=True, event={"kind": "rematch", "rematch": None})
+            if proposal is None:
+                expires = now + timedelta(seconds=self.rematch_seconds)
+                proposal = Proposal.new(room, expires)
+            if seat is not None:
+                proposal.accepted.add(seat)
+            if proposal.agreed(room):
+                runtime.drop_rematch()
+                return await self._begin(runtime)
+            if runtime.rematch is not proposal:
+                runtime.rematch = proposal
+                proposal.timer = asyncio.get_running_loop().create_task(
+                    self._lapse(runtime, proposal), name=f"rematch {room.id}"
+                )
+            return Effects(room=True, event={"kind": "rematch", "rematch": proposal.to_json()})
+
+        return await self._room_command(runtime, agree)
+
+    async def _lapse(self, runtime: RoomRuntime, proposal: Proposal) -> None:
+        """A proposal nobody completed lapses at its time."""
+        await self.clock.sleep((proposal.expires_at - self.clock.now()).total_seconds())
+
+        async def lapse() -> Effects:
+            if runtime.rematch is not proposal:
+                return Effects()  # it started, or was declined, meanwhile
+            proposal.timer = None  # this task: not cancelled by the drop
+            runtime.drop_rematch()
+            return Effects(room=True, event={"kind": "rematch", "rematch": None})
+
+        await self._run(runtime, lapse)
+
+    async def _begin(self, runtime: RoomRuntime) -> Effects:
+        """A new match in a room whose every seat is filled (its first, or a rematch)."""
+        room = runtime.room
+        if not all(s.filled for s in room.seats):
+            raise RoomError(ErrorCode.SEATS_EMPTY, "Every seat must be filled before the start.")
+        await self._check_bot_matches(runtime)
+        match = await self.store.start_match(
+            room,
+            seed=secrets.randbits(63),
+            engine_version=runtime.engine.version,
+            from_status=room.status,
+            at=self.clock.now(),
+        )
+        if match is None:  # another process changed the room first
+            await self._reload_room(runtime)
+            if not all(s.filled for s in runtime.room.seats):
+                raise RoomError(ErrorCode.SEATS_EMPTY, "A seat was left meanwhile.")
+            raise RoomError(ErrorCode.ALREADY_STARTED, "The match has already started.")
+        runtime.begin(match)
+        self._check_attendance(runtime)
+        return Effects(room=True, state=True, event={"kind": "room"})
 
     async def _check_bot_matches(self, runtime: RoomRuntime) -> None:
         room = runtime.room
@@ -583,8 +637,9 @@ class RoomManager:
             code = ErrorCode.NOT_YOUR_TURN if not_yours else ErrorCode.ILLEGAL_ACTION
             raise ActionRefused(code, error.message) from None
         outcome = engine.outcome(new_state)
-        ended = None if outcome is None else with_termination(outcome.to_json())
+        ended = None if outcome is None else runtime.closing(with_termination(outcome.to_json()))
         next_seq, at = runtime.seq + 1, self.clock.now()
+        stand_in = runtime.stand_in(seat) is not None
         commit = MoveCommit(
             room_id=runtime.room.id,
             match_id=match.id,
@@ -596,6 +651,7 @@ class RoomManager:
             if ended is None
             else runtime.match_end(ended, next_seq, at, self.snapshot_every),
             snapshot=new_state if next_seq % self.snapshot_every == 0 else None,
+            stand_in=stand_in,
         )
         try:
             stored = await self.store.append(commit)
@@ -608,7 +664,7 @@ class RoomManager:
                 ErrorCode.STALE, "Another move was made first; here is the table now."
             )
             return Effects(room=runtime.terminal is not None, state=True, refusal=refusal)
-        runtime.advance(seat, action, new_state, commit.at)
+        runtime.advance(seat, action, new_state, commit.at, stand_in=stand_in)
         if ended is not None:
             runtime.end(ended)
         event = {
@@ -617,6 +673,7 @@ class RoomManager:
             "seq": next_seq,
             "seat": seat,
             "action": action,
+            "stand_in": stand_in,
         }
         return Effects(
             room=ended is not None,
@@ -640,12 +697,49 @@ class RoomManager:
                 "detail": {"forfeit": seat, "reason": reason},
                 "termination": Termination.FORFEIT,
             }
+            outcome = runtime.closing(outcome, forfeited=seat if reason == "absent" else None)
             end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
             await self.store.finish(end)
             runtime.end(outcome)
             return Effects(room=True, state=True, event={"kind": "room"}, ended=end.match_id)
 
         await self._run(runtime, forfeit)
+
+    async def claim(self, room_id: str, player: PlayerRecord) -> dict[str, Any]:
+        """A player still at the table ends the match when every opponent is away past the
+        seat hold (a stand-in plays each of them): the players at the table win, the away
+        seats have abandoned it."""
+        runtime = await self.runtime(room_id)
+
+        async def claim() -> Effects:
+            seat = runtime.seat_of(player.id)
+            if seat is None:
+                raise forbidden("Only a seated player can claim the win.")
+            if runtime.match is None or not runtime.playing:
+                raise RoomError(ErrorCode.CANNOT_CLAIM, "No match is running in this room.")
+            seats = range(len(runtime.room.seats))
+            away = [s for s in seats if runtime.stand_in(s) is not None]
+            if seat in away or len(away) != len(runtime.room.seats) - 1:
+                raise RoomError(
+                    ErrorCode.CANNOT_CLAIM,
+                    "You can claim the win only when every opponent has been away longer "
+                    "than the seat hold.",
+                )
+            outcome = runtime.closing(
+                {
+                    "scores": [0 if s in away else 1 for s in seats],
+                    "winners": [s for s in seats if s not in away],
+                    "rounds": [],
+                    "detail": {"claimed_by": seat},
+                    "termination": Termination.CLAIMED,
+                }
+            )
+            end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
+            await self.store.finish(end)
+            runtime.end(outcome)
+            return Effects(room=True, state=True, event={"kind": "room"})
+
+        return await self._room_command(runtime, claim)
 
     # -- bots --------------------------------------------------------------------------
     def _schedule_bots(self, runtime: RoomRuntime) -> None:
@@ -685,7 +779,11 @@ class RoomManager:
         tasks = [
             task
             for runtime in self._runtimes.values()
-            for task in (runtime.timer, *runtime.bot_tasks.values())
+            for task in (
+                runtime.timer,
+                runtime.rematch.timer if runtime.rematch else None,
+                *runtime.bot_tasks.values(),
+            )
             if task is not None
         ]
         for task in tasks:
@@ -700,7 +798,7 @@ class RoomManager:
         runtime = await self.runtime(room_id)
         seated = runtime.seat_of(player.id) is not None
         channel = "players" if seated else "spectators"
-        at = await room_db.add_chat(self.db, room_id, player.id, text)
+        at = await room_db.add_chat(self.db, room_id, player.id, text, channel)
         payload = {
             "type": "chat",
             "from": player.to_json(),
@@ -710,6 +808,16 @@ class RoomManager:
         }
         self.audience.chat(runtime.room.id, payload)
         await self.broker.publish(room_id, {"kind": "chat", "message": payload})
+
+    async def chat_history(self, runtime: RoomRuntime, player_id: int) -> dict[str, Any]:
+        """The ``chat_history`` message for a reader who (re)connects: the room's latest chat
+        they may see, oldest first (a seated player's holds no spectators' chat while the
+        match runs)."""
+        players_only = runtime.playing and runtime.seat_of(player_id) is not None
+        messages = await room_db.recent_chat(
+            self.db, runtime.room.id, players_only=players_only, limit=CHAT_HISTORY
+        )
+        return {"type": "chat_history", "messages": messages}
 
     # -- other processes ---------------------------------------------------------------
     async def on_event(self, room_id: str, event: dict[str, Any]) -> None:
@@ -729,13 +837,24 @@ class RoomManager:
             self._check_attendance(runtime)
             self.audience.room_changed(room_id)
             return
+        if kind == "rematch":
+            proposal = event["rematch"]
+            runtime.drop_rematch()
+            if proposal is not None and runtime.room.status == RoomStatus.FINISHED:
+                runtime.rematch = Proposal.from_json(proposal)
+            self.audience.room_changed(room_id)
+            return
 
         async def follow() -> Effects:
             match = runtime.match
             if kind == "move" and match is not None and event["match_id"] == match.id:
                 if event["seq"] == runtime.seq + 1:
                     move = match_db.MoveRow(
-                        event["seq"], event["seat"], event["action"], self.clock.now()
+                        event["seq"],
+                        event["seat"],
+                        event["action"],
+                        self.clock.now(),
+                        bool(event.get("stand_in")),
                     )
                     runtime.catch_up([move])
                 elif event["seq"] > runtime.seq:

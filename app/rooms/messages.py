@@ -22,9 +22,15 @@ def last_seen(
 def outcome_at(
     engine: Engine, state: State, stored: dict[str, Any] | None
 ) -> dict[str, Any] | None:
-    """How the match ended: by its rules at ``state``, else as stored (a forfeit, an abort)."""
+    """How the match ended: by its rules at ``state`` (with who abandoned it, as stored),
+    else as stored (a forfeit, a claim, an abort)."""
     outcome = engine.outcome(state)
-    return with_termination(outcome.to_json()) if outcome is not None else stored
+    if outcome is None:
+        return stored
+    ended = with_termination(outcome.to_json())
+    if ended is not None and stored is not None and stored.get("abandoned"):
+        ended["abandoned"] = stored["abandoned"]
+    return ended
 
 
 def state_message(

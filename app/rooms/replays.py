@@ -52,7 +52,13 @@ class Replay:
             "options": self.record.options,
             "seats": self.summary.get("seats", []),
             "actions": [
-                {"seq": m.seq, "seat": m.seat, "action": m.action, "at": iso(m.at)}
+                {
+                    "seq": m.seq,
+                    "seat": m.seat,
+                    "action": m.action,
+                    "at": iso(m.at),
+                    "stand_in": m.stand_in,
+                }
                 for m in self.moves
             ],
         }
@@ -76,6 +82,7 @@ class Replay:
             "views": [engine.view(state, seat) for seat in seats],
             "to_act": sorted(engine.to_act(state)),
             "last": {"seat": move.seat, "action": move.action} if move is not None else None,
+            "stand_in": move is not None and move.stand_in,
             "lasts": [last_seen(engine, last, seat) for seat in seats],
             "over": outcome is not None,
             "outcome": outcome,

@@ -13,18 +13,21 @@ from typing import Any
 
 import orjson
 
+from app.db.bot_names import bot_name
 from app.db.clock import aware, iso
 from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.outcomes import with_termination
 from app.db.rooms import RoomRecord
 from app.rooms.lifecycle import RoomStatus
 from app.rooms.messages import outcome_at, state_message
+from app.rooms.rematch import Proposal
 from app.rooms.table import TableSettings
 from games import get_game
 from games.base import Action, Engine, Seat, State
 
 TAKEOVER_LEVEL = "normal"
 SPECTATOR_NAMES = 50  # listed by name in the room; all are counted
+PLAYED_FOR_SIZE = 50  # the stand-in's latest moves kept for a seat's returning player
 
 
 class RoomRuntime:
@@ -41,6 +44,9 @@ class RoomRuntime:
         self.changed_at: datetime | None = None
         self.clock_used: dict[Seat, float] = {}
         self.away: set[Seat] = set()
+        # the moves a stand-in made for each seat, until its player moves again (in memory)
+        self.played_for: dict[Seat, list[dict[str, Any]]] = {}
+        self.rematch: Proposal | None = None
         self.absent_since: dict[Seat, float] = {}
         self.remote_present: dict[str, set[int]] = {}
         self.bot_tasks: dict[Seat, asyncio.Task[None]] = {}
@@ -66,10 +72,14 @@ class RoomRuntime:
         self.changed_at = aware(match.started_at)
         self.clock_used = {}
         self.away.clear()
+        self.played_for.clear()
+        self.drop_rematch()
         self.absent_since.clear()
         self.catch_up(moves)
 
-    def advance(self, seat: Seat, action: Action, state: State, at: datetime) -> None:
+    def advance(
+        self, seat: Seat, action: Action, state: State, at: datetime, *, stand_in: bool = False
+    ) -> None:
         at = aware(at)
         if self.state is not None and self.changed_at is not None:
             spent = max(0.0, (at - self.changed_at).total_seconds())
@@ -78,13 +88,29 @@ class RoomRuntime:
         self.state = state
         self.seq += 1
         self.last = (seat, action)
+        self._note_stand_in(seat, action, stand_in)
         self.changed_at = at
+
+    def _note_stand_in(self, seat: Seat, action: Action, stand_in: bool) -> None:
+        """Keep what a stand-in plays for an away seat; its player's own move ends the list."""
+        if stand_in:
+            played = self.played_for.setdefault(seat, [])
+            played.append({"seq": self.seq, "action": action})
+            if len(played) > PLAYED_FOR_SIZE:
+                del played[0]
+        elif seat in self.played_for:
+            del self.played_for[seat]
+
+    def drop_rematch(self) -> None:
+        if self.rematch is not None and self.rematch.timer is not None:
+            self.rematch.timer.cancel()
+        self.rematch = None
 
     def catch_up(self, moves: list[MoveRow]) -> None:
         for move in moves:
             if self.state is not None and move.seq == self.seq + 1:
                 new_state = self.engine.apply_unchecked(self.state, move.seat, move.action)
-                self.advance(move.seat, move.action, new_state, move.at)
+                self.advance(move.seat, move.action, new_state, move.at, stand_in=move.stand_in)
 
     def begin(self, match: MatchRecord) -> None:
         """A new match starts at this table."""
@@ -105,7 +131,16 @@ class RoomRuntime:
         """After moves made elsewhere: if the rules ended the match, the room has finished."""
         outcome = self.ended_by_rules() if self.terminal is None else None
         if outcome is not None and self.room.status == RoomStatus.PLAYING:
-            self.end(outcome)
+            self.end(self.closing(outcome))
+
+    def closing(self, outcome: dict[str, Any], forfeited: Seat | None = None) -> dict[str, Any]:
+        """The outcome of the match ending now, saying who abandoned it (``abandoned``, when
+        any did): the human seats a stand-in plays, and ``forfeited`` (a seat lost by
+        absence)."""
+        abandoned = {s for s in self.away if self.room.seats[s].player is not None}
+        if forfeited is not None:
+            abandoned.add(forfeited)
+        return {**outcome, "abandoned": sorted(abandoned)} if abandoned else outcome
 
     def match_end(
         self,
@@ -116,8 +151,8 @@ class RoomRuntime:
         *,
         rated: bool = True,
     ) -> MatchEnd:
-        """What the commit that ends the running match writes (``snapshot_every`` says
-        whether a snapshot row may be left to delete)."""
+        """What the commit that ends the running match with ``outcome`` (see :meth:`closing`)
+        writes (``snapshot_every`` says whether a snapshot row may be left to delete)."""
         assert self.match is not None
         return MatchEnd(
             room_id=self.room.id,
@@ -129,6 +164,7 @@ class RoomRuntime:
             at=at,
             has_snapshot=move_count >= snapshot_every,
             rated=rated,
+            abandoned=frozenset(outcome.get("abandoned", ())),
         )
 
     @property
@@ -183,7 +219,7 @@ class RoomRuntime:
 
     def state_message(self, viewer: Seat | None) -> dict[str, Any]:
         assert self.state is not None and self.match is not None
-        message = state_message(
+        message: dict[str, Any] = state_message(
             self.engine,
             self.state,
             viewer,
@@ -195,9 +231,27 @@ class RoomRuntime:
         deadlines = self.deadlines()
         if deadlines:
             message["deadlines"] = {str(seat): iso(when) for seat, when in deadlines.items()}
+        played = self.played_for.get(viewer) if viewer is not None else None
+        if played and (viewer not in self.away or not self.playing):  # back, or the end
+            message["played_for_you"] = [
+                {"seq": p["seq"], "action": self.engine.redact_action(p["action"], viewer, viewer)}
+                for p in played
+            ]
         return message
 
-    def room_json(self, connected: set[int], spectators: list[dict[str, Any]]) -> dict[str, Any]:
+    def stand_in(self, seat: Seat) -> str | None:
+        """The level of the bot playing for ``seat``'s away player, if one does."""
+        if seat in self.away and self.room.seats[seat].player is not None:
+            return TAKEOVER_LEVEL
+        return None
+
+    def rematch_json(self, now: datetime) -> dict[str, Any] | None:
+        live = self.rematch is not None and self.rematch.live(now)
+        return self.rematch.to_json() if live and self.rematch is not None else None
+
+    def room_json(
+        self, connected: set[int], spectators: list[dict[str, Any]], now: datetime
+    ) -> dict[str, Any]:
         room = self.room
         present = connected.union(*self.remote_present.values())
         return {
@@ -216,10 +270,13 @@ class RoomRuntime:
                     "connected": s.bot is not None
                     or (s.player is not None and s.player.id in present),
                     "away": s.seat in self.away,
+                    "stand_in": self.stand_in(s.seat),
+                    **({"name": bot_name(room.id, s.seat)} if s.bot is not None else {}),
                 }
                 for s in room.seats
             ],
             "match_id": room.match_id,
+            "rematch": self.rematch_json(now),
             # the first names only: every arrival sends the room to everyone in it
             "spectators": spectators[:SPECTATOR_NAMES],
             "spectator_count": len(spectators),

@@ -8,14 +8,14 @@ Every guest token so far (``players.token_hash``, already a hash) becomes the pl
 session, so every guest keeps playing with the cookie they have.
 
 Revision ID: 0006
-Revises: 0004
+Revises: 0005
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0004"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

@@ -6,7 +6,7 @@
 import { get, post } from "./api.js";
 import { el, fill, say } from "./dom.js";
 import { loadGames } from "./games.js";
-import { hostName, seatName, spectatorCount } from "./names.js";
+import { hostName, spectatorCount, tableName } from "./names.js";
 import { askForName, needName } from "./session.js";
 import { setupPlayNow } from "./playnow.js";
 
@@ -49,7 +49,7 @@ function roomItem(room) {
     el("div", { class: "room-item-main" },
       el("span", { class: "room-item-game" }, title),
       el("span", { class: "room-item-players" },
-        seats.map((s, i) => (s.player || s.bot ? seatName(s, i) : null)).filter(Boolean).join(playing ? " vs " : ", ")
+        seats.map((s, i) => (s.player || s.bot ? tableName(s, i) : null)).filter(Boolean).join(playing ? " vs " : ", ")
           || "Nobody seated yet"),
       el("span", { class: "room-item-meta muted" },
         playing ? `${seats.length} players` : `${filled}/${seats.length} seated`,

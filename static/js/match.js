@@ -6,10 +6,10 @@ import { get } from "./api.js";
 import { el, fill, formatTime, say } from "./dom.js";
 import { gameTitle, loadGames } from "./games.js";
 import { DETAIL_WORDS, optionsWords, roundNotes } from "./matchwords.js";
-import { seatName, seatPlayerId } from "./names.js";
+import { seatName, seatPlayerId, standInName } from "./names.js";
+import { decisionAt, decisionWords, loadReview, mountGraph, renderAccuracy } from "./review.js";
 import { whyEnded } from "./table/outcome.js";
 import { seatWords } from "./table/seats.js";
-import { decisionAt, decisionWords, loadReview, mountGraph, renderAccuracy } from "./review.js";
 import { explainer, loadRenderer } from "./table.js";
 import { oneDecimal, ratingDelta, signedNumber } from "./words.js";
 
@@ -42,7 +42,8 @@ function renderScores(match, names) {
       : el("span", {}, names[index]);
     return el("tr", { class: finished && winners.has(index) ? "row-win" : "" },
       el("td", {}, String(index + 1)),
-      el("td", {}, who, finished && winners.has(index) ? el("span", { class: "tag tag-win" }, "won") : null),
+      el("td", {}, who, finished && winners.has(index) && !s.abandoned ? el("span", { class: "tag tag-win" }, "won") : null,
+        s.abandoned ? el("span", { class: "tag tag-away", title: "Left the table; a bot finished the match for them" }, "left") : null),
       el("td", { class: "num" }, match.scores ? number(match.scores[index]) : "–"),
       ratingCell(s));
   }));
@@ -51,6 +52,12 @@ function renderScores(match, names) {
     notes.push(whyEnded(match.outcome, seatWords({ seat: null, perspective: 0, names })));
   }
   if (finished && (match.seats || []).length === 1) notes.push("A solo match does not change ratings.");
+  if (finished && (match.seats || []).length > 1 && match.rated === false) {
+    notes.push((match.seats || []).some((s) => s.abandoned)
+      ? "Not rated: every player left the table before the end." : "Not rated.");
+  } else if ((match.seats || []).some((s) => s.abandoned)) {
+    notes.push("A player who left before the end is ranked below everyone else.");
+  }
   if (match.has_bots) notes.push("Played with bots: bots have fixed ratings, so only the people's ratings moved.");
   $("score-note").textContent = notes.join(" ");
 }
@@ -103,6 +110,7 @@ function placeUrl(step, seat) {
 }
 
 async function setupReplay(match, names, reviewing) {
+  const seated = [...names]; // the seats' own names; `names` (the ctx's) follows the frame
   const status = $("replay-status");
   if (match.status !== "finished") return;
   let replay;
@@ -171,9 +179,16 @@ async function setupReplay(match, names, reviewing) {
     };
   }
 
+  // A move a stand-in played names it ("Bot for Bob"), on the table and in the words below.
+  function nameMover(frame, lastMove) {
+    names.splice(0, names.length, ...seated);
+    if (frame.stand_in && lastMove) names[lastMove.seat] = standInName(seated[lastMove.seat]);
+  }
+
   function draw(frame) {
     shown = frame;
     const msg = messageOf(frame);
+    nameMover(frame, msg.last);
     table.update(msg);
     const previous = told;
     told = msg;
@@ -192,7 +207,7 @@ async function setupReplay(match, names, reviewing) {
   reviewing.then((found) => {
     if (!found || !found.decisions.length) return;
     review = found;
-    graph = mountGraph($("review-chances"), review, names, last, (seq) => show(seq));
+    graph = mountGraph($("review-chances"), review, seated, last, (seq) => show(seq));
     $("review-chances").hidden = false;
     explainReview();
   });
@@ -212,9 +227,12 @@ async function setupReplay(match, names, reviewing) {
       const [before, after] = await Promise.all([frameAt(decision.seq - 1), frameAt(decision.seq)]);
       if (wanted !== step) return;
       const previous = messageOf(before);
-      const played = renderer.describeMove(messageOf(after), previous, words);
+      const playedMsg = messageOf(after);
+      nameMover(after, playedMsg.last);
+      const played = renderer.describeMove(playedMsg, previous, words);
       const alternative = { ...previous, seq: decision.seq, last: { seat: decision.seat, action: decision.best } };
       const best = renderer.describeMove(alternative, previous, words);
+      if (shown) nameMover(shown, messageOf(shown).last);
       fill(line, decisionWords(decision, played || "a move.", best || "another move."));
       line.hidden = false;
     } catch (error) {

@@ -14,6 +14,17 @@ export function seatName(seat, index = seat && seat.seat) {
   return seatLabel(index ?? 0);
 }
 
+// The name a table gives a seat: a stand-in bot playing for an away player is named for him
+// ("Bot for Bob"), in the seats, the move lines and the outcome, while it plays.
+export function tableName(seat, index = seat && seat.seat) {
+  if (seat && seat.stand_in && seat.player && seat.player.name) return standInName(seat.player.name);
+  return seatName(seat, index);
+}
+
+export function standInName(playerName) {
+  return `Bot for ${playerName}`;
+}
+
 export function seatPlayerId(seat) {
   if (!seat) return null;
   if (seat.player && seat.player.id !== undefined) return seat.player.id;

@@ -93,6 +93,7 @@ async function showStats() {
   const t = stats.totals;
   $("player-stats").textContent = t.played
     ? `${plural(t.played, "finished match", "finished matches")}: ${t.won} won, ${t.lost} lost, ${t.drawn} drawn`
+      + (t.abandoned ? `, ${t.abandoned} left before the end` : "")
       + (stats.playing ? ` · playing ${stats.playing} now` : "") + "."
     : stats.playing ? `Playing ${stats.playing} now; no finished matches yet.` : "No finished matches yet.";
   const body = $("player-games").tBodies[0];

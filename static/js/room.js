@@ -1,14 +1,20 @@
-// room.js: the room page. Seats (take, leave, host adds/removes bots), host start and
-// rematch, the invite link, spectators, connection status and chat. The table itself is drawn
+// room.js: the room page. Seats (take, leave, host adds/removes bots, the bots standing in for
+// away players), host start, the rematch by agreement (propose, accept, decline), claiming the
+// win when every opponent has left, the invite link, spectators, connection status, chat (its
+// recent history on every connect) and, for a returning player, what a bot played for them
+// while they were away. The table itself is drawn
 // by the game's renderer through the client core (table.js). A spectator of a live match may
 // follow any seat ("Follow seat"): the table is then drawn around that seat, public cards only.
 
 import { del, get, post } from "./api.js";
 import { el, fill, formatClock, say } from "./dom.js";
 import { gameTitle } from "./games.js";
-import { hostId, seatLabel, seatName, seatPlayerId, spectatorCount, spectatorNames } from "./names.js";
+import {
+  hostId, seatLabel, seatName, seatPlayerId, spectatorCount, spectatorNames, standInName,
+} from "./names.js";
 import { askForName, signedIn } from "./session.js";
 import { openRoom } from "./table.js";
+import { listWords, plural } from "./words.js";
 
 const BOT_LEVELS = ["easy", "normal", "hard"];
 const STATUS_TEXT = { waiting: "Waiting for players", playing: "Playing", finished: "Finished" };
@@ -27,6 +33,9 @@ let me = null;
 let room = null;
 let core = null;
 let started = false; // a state has arrived, so the table is drawn
+let rematchNote = ""; // what became of the last rematch proposal (declined, lapsed)
+let liveChat = []; // chat received since the latest hello, kept until its history arrives
+let toldAbout = ""; // the stand-in's moves the returning player has been told of
 
 // ?follow=N picks the seat a spectator follows. N is 0-based, like ?seat=N on the match page
 // (?follow=0 is "Seat 1"); anything that is not a seat of this room is ignored.
@@ -59,9 +68,12 @@ const leaveSeat = (n) => del(`${base}/seats/${n}`);
 const addBot = (n, level) => post(`${base}/seats/${n}/bot`, { level });
 const startMatch = () => post(`${base}/start`);
 const rematch = () => post(`${base}/rematch`);
+const declineRematch = () => del(`${base}/rematch`);
+const claimWin = () => post(`${base}/claim`);
 
 // ---------------------------------------------------------------- rendering
 function renderRoom(next) {
+  noteRematch(room, next);
   room = next;
   page.dataset.status = room.status;
   $("room-status").textContent = STATUS_TEXT[room.status] || room.status;
@@ -98,6 +110,7 @@ function renderSeats() {
     if (mine === index) badges.push(el("span", { class: "tag tag-you" }, "You"));
     if (s.bot) badges.push(el("span", { class: "tag tag-bot" }, `Bot · ${s.bot}`));
     if (s.player && s.connected === false) badges.push(el("span", { class: "tag tag-away" }, "Away"));
+    if (s.player && s.stand_in) badges.push(el("span", { class: "tag tag-bot tag-stand-in" }, standInName(s.player.name)));
 
     const actions = [];
     if (waiting && empty && mine === null && me) {
@@ -157,14 +170,10 @@ function renderActions() {
         ? "Everyone is seated. The host starts the match."
         : `${filled} of ${seats.length} seats taken. The host starts the match.`));
     }
+  } else if (room.status === "playing") {
+    items.push(...claimControls());
   } else if (room.status === "finished") {
-    const mine = mySeatIndex();
-    if (isHost() || mine !== null) {
-      items.push(el("button", {
-        type: "button", class: "btn btn-primary", id: "rematch-button",
-        onclick: (e) => roomCall(e.currentTarget, rematch),
-      }, "Rematch"));
-    }
+    items.push(...rematchControls());
     if (room.match_id !== null && room.match_id !== undefined) {
       items.push(el("a", { class: "btn btn-quiet", href: `/matches/${encodeURIComponent(room.match_id)}` }, "Match details"));
     }
@@ -173,6 +182,80 @@ function renderActions() {
     items.push(el("p", { class: "hint" }, "Choose a name at the top of the page to take a seat, chat or watch."));
   }
   fill(box, items);
+}
+
+// Rematch by agreement: propose; accept or decline another's proposal; withdraw one's own.
+function rematchControls() {
+  const mine = mySeatIndex();
+  const items = rematchNote ? [el("p", { class: "hint", id: "rematch-note", role: "status" }, rematchNote)] : [];
+  if (!isHost() && mine === null) return items;
+  const offer = room.rematch;
+  const button = (id, text, request, primary = false) => el("button", {
+    type: "button", class: primary ? "btn btn-primary" : "btn", id,
+    onclick: (e) => roomCall(e.currentTarget, request),
+  }, text);
+  if (!offer) return [button("rematch-button", "Rematch", rematch, true), ...items];
+  const accepted = new Set(offer.accepted || []);
+  const humans = (room.seats || []).filter((s) => s.player);
+  const named = (s) => (s.seat === mine ? "you" : s.player.name);
+  const waiting = humans.filter((s) => !accepted.has(s.seat)).map(named);
+  const agreed = humans.filter((s) => accepted.has(s.seat)).map(named);
+  if (mine !== null && !accepted.has(mine)) {
+    const by = agreed.length ? listWords(agreed) : "The host";
+    return [
+      el("p", { class: "hint rematch-offer", id: "rematch-offer", role: "status" },
+        `${by} ${agreed.length > 1 ? "want" : "wants"} a rematch. Play again?`),
+      button("rematch-accept", "Accept rematch", rematch, true),
+      button("rematch-decline", "Decline", declineRematch),
+    ];
+  }
+  return [
+    el("p", { class: "hint rematch-offer", id: "rematch-offer", role: "status" },
+      `Rematch proposed: waiting for ${listWords(waiting)} to accept.`),
+    button("rematch-withdraw", "Withdraw", declineRematch),
+  ];
+}
+
+// A proposal that went away without a new match was declined, or it lapsed.
+function noteRematch(before, next) {
+  if (next.status !== "finished" || next.rematch) {
+    rematchNote = "";
+    return;
+  }
+  const offer = before && before.status === "finished" ? before.rematch : null;
+  if (!offer) return;
+  rematchNote = Date.parse(offer.expires_at) > Date.now()
+    ? "The rematch was declined." : "The rematch proposal ran out of time.";
+}
+
+// Claim the win: only a seated player still at the table, when a bot stands in for every
+// opponent (they have been away longer than the seat hold).
+function claimControls() {
+  const mine = mySeatIndex();
+  const seats = room.seats || [];
+  if (mine === null || seats.length < 2 || seats[mine].stand_in) return [];
+  if (!seats.every((s) => s.seat === mine || s.stand_in)) return [];
+  return [
+    el("p", { class: "hint", id: "claim-note" },
+      "Every opponent has left the table. Claim the win, or play on against the bots standing in."),
+    el("button", {
+      type: "button", class: "btn btn-primary", id: "claim-button",
+      onclick: (e) => roomCall(e.currentTarget, claimWin),
+    }, "Claim the win"),
+  ];
+}
+
+// A returning player is told what a bot played for them while they were away.
+function tellPlayedForYou(moves, msg) {
+  const key = `${msg.match_id}:${moves.map((m) => m.seq).join(",")}`;
+  if (!moves.length || key === toldAbout) return;
+  toldAbout = key;
+  const numbers = moves.map((m) => String(m.seq));
+  fill($("away-notice"),
+    el("p", {}, `While you were away, a bot played for you: ${plural(moves.length, "move")} `
+      + `(${moves.length === 1 ? "move" : "moves"} ${listWords(numbers)}). The table shows where things stand now.`),
+    el("button", { type: "button", class: "btn btn-small", onclick: () => { $("away-notice").hidden = true; } }, "OK"));
+  $("away-notice").hidden = false;
 }
 
 // The "Follow seat" select: only for a signed-in spectator while a match is live.
@@ -209,6 +292,23 @@ function renderWaiting() {
   $("table-empty").textContent = room.status === "waiting"
     ? `${seated} The table appears when the host starts the match.`
     : me ? "Loading the table…" : "Choose a name at the top of the page to watch this match.";
+}
+
+// Chat that arrived live while the history was on its way stays shown after it.
+const chatKey = (msg) => `${msg.at}|${msg.from && msg.from.id}|${msg.text}`;
+
+function showChatHistory(messages) {
+  const known = new Set(messages.map(chatKey));
+  const live = liveChat.filter((msg) => !known.has(chatKey(msg)));
+  liveChat = [];
+  $("chat-log").replaceChildren();
+  [...messages, ...live].forEach(addChat);
+}
+
+function receiveChat(msg) {
+  liveChat.push(msg);
+  if (liveChat.length > 50) liveChat.shift();
+  addChat(msg);
 }
 
 function addChat(msg) {
@@ -280,15 +380,19 @@ async function main() {
     root: $("table"),
     message: $("table-message"),
     follow: follow ?? 0,
+    onHello() { liveChat = []; },
     onRoom: renderRoom,
-    onState() {
+    onState(msg) {
       if (!started) {
         started = true;
         renderFollow();
       }
       $("table-empty").hidden = true;
+      if (!msg.played_for_you && toldAbout && !toldAbout.startsWith(`${msg.match_id}:`)) $("away-notice").hidden = true;
     },
-    onChat: addChat,
+    onPlayedForYou: tellPlayedForYou,
+    onChat: receiveChat,
+    onChatHistory: showChatHistory,
     onStatus: showConnection,
   });
 }

@@ -1,8 +1,9 @@
 /*
  * table.js: the client core of a room page. It owns the WebSocket to /ws/rooms/{id} (same
  * origin; ws: or wss: by the page's protocol, reconnecting with backoff and pinging every 20 s,
- * see socket.js), resyncs on every `hello` (sent again after each reconnect, followed by `room`
- * and the latest `state`), dispatches `room`, `state`, `error` and `chat` messages, and
+ * see socket.js), resyncs on every `hello` (sent again after each reconnect, followed by `room`,
+ * the latest `state` and `chat_history`), dispatches `room`, `state`, `error`, `chat` and
+ * `chat_history` messages, and
  * dynamically imports the game's renderer /static/games/<game>.js, handing it each `state`.
  *
  * Renderer interface (one ES module per game, static/games/<game>.js, and its own stylesheet
@@ -26,7 +27,8 @@
  *                          hidden (face down, or counts) exactly as in the plain spectator view.
  *                          The core always sets it; renderers read a missing one (a ctx built
  *                          by hand) as `seat ?? 0`.
- *     names: [string]      the display name of each seat (kept up to date in place).
+ *     names: [string]      the display name of each seat (kept up to date in place; a
+ *                          stand-in bot playing for an away player is "Bot for <name>").
  *                          Put names into the DOM with textContent only, never innerHTML.
  *     act(action)          sends {"type":"action","action":action,"seq":<seq of the latest
  *                          state; left out while several seats act at once>,"ref":<n>}.
@@ -76,7 +78,7 @@
  */
 
 import { fill, el } from "./dom.js";
-import { seatName, seatPlayerId } from "./names.js";
+import { seatPlayerId, tableName } from "./names.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 import { startClocks } from "./table/clock.js";
 
@@ -117,12 +119,16 @@ export function explainer(node, lifetimeMs = 10_000) {
 /**
  * Connect to a room. `root` receives the table, `message` the explanations, `follow` the seat
  * a spectator follows at first (0-based; default 0).
- * Callbacks: onHello(you, room), onRoom(room, seat), onChat(msg), onStatus(state, detail),
- * onState(stateMsg). Returns { sendChat(text) -> bool, setRoom(room), follow(seat) -> int,
+ * Callbacks: onHello(you, room), onRoom(room, seat), onChat(msg), onChatHistory(messages)
+ * (the room's recent chat, oldest first, after every (re)connect), onStatus(state, detail),
+ * onState(stateMsg), onPlayedForYou(moves, stateMsg) (a state telling a returning player what a
+ * stand-in bot played for them: [{seq, action}]). Returns { sendChat(text) -> bool, setRoom(room), follow(seat) -> int,
  * close() }; follow() changes the seat a spectator follows (ignored while seated: a player
  * always sees the table from their own seat) and returns the perspective now in use.
  */
-export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, onChat, onStatus, onState }) {
+export function openRoom(roomId, {
+  root, message, follow = 0, onHello, onRoom, onChat, onChatHistory, onStatus, onState, onPlayedForYou,
+}) {
   const explain = explainer(message);
   const names = [];
   const pending = new Map(); // ref -> { seq, resolve, reject }
@@ -183,11 +189,13 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
   function setRoom(next) {
     if (!next) return;
     room = next;
-    (room.seats || []).forEach((s, i) => { names[s.seat ?? i] = seatName(s, s.seat ?? i); });
+    const before = names.join("\n");
+    (room.seats || []).forEach((s, i) => { names[s.seat ?? i] = tableName(s, s.seat ?? i); });
     names.length = (room.seats || []).length;
+    const renamed = before !== names.join("\n"); // a stand-in took a seat, or gave it back
     const previous = { seat, perspective: perspective() };
     seat = mySeat(room);
-    if (table && latest && (previous.seat !== seat || previous.perspective !== perspective())) showState(latest);
+    if (table && latest && (renamed || previous.seat !== seat || previous.perspective !== perspective())) showState(latest);
     if (onRoom) onRoom(room, seat);
   }
 
@@ -214,6 +222,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
     }
     document.title = (msg.legal && msg.legal.length && seat !== null ? "● Your turn · " : "") + baseTitle;
     if (onState) onState(msg);
+    if (msg.played_for_you && onPlayedForYou) onPlayedForYou(msg.played_for_you, msg);
     let module;
     try {
       module = await loadRenderer(room.game);
@@ -253,6 +262,7 @@ export function openRoom(roomId, { root, message, follow = 0, onHello, onRoom, o
     state(msg) { if (room) showState(msg); },
     error: onError,
     chat(msg) { if (onChat) onChat(msg); },
+    chat_history(msg) { if (onChatHistory) onChatHistory(msg.messages || []); },
     pong() {},
   };
 

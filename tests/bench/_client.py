@@ -467,13 +467,17 @@ class Driver:
         self.stats.error(f"ws:{code}")
 
     async def _rematch(self, room: Room, match: int) -> None:
-        host = room.conns[0]
+        """Every seated player agrees to the rematch (issue 24: it starts when all have)."""
+        seated = [conn for conn in room.conns if conn.seat is not None]
         for attempt in range(5):
             if self.stopping:
                 return
             assert room.http is not None
             try:
-                status, _ = await room.http.post(f"/api/rooms/{room.id}/rematch", host.token)
+                for conn in seated:
+                    status, _ = await room.http.post(f"/api/rooms/{room.id}/rematch", conn.token)
+                    if status != 200:
+                        break
             except (OSError, asyncio.IncompleteReadError) as error:
                 self.stats.error(f"http:{type(error).__name__}")
             else:

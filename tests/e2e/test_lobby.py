@@ -24,7 +24,7 @@ def test_play_now_seats_you_at_a_started_table_against_bots(
     page.wait_for_url("**/rooms/*")
     expect(page.locator(".pm-board").first).to_be_visible()
     seats = page.locator("#seat-list > li")
-    expect(seats.filter(has_text="Bot (easy)")).to_have_count(2)
+    expect(seats.filter(has_text="Bot · easy")).to_have_count(2)
 
 
 def test_solo_is_one_click(new_page: Callable[..., Page]) -> None:

@@ -100,7 +100,7 @@ def test_the_move_log_tells_the_moves_in_words(new_page: Callable[..., Page]) ->
     expect(log).to_contain_text(f"You discarded the {name}.")
     # the bot's turn follows, newest last; the log grows with each move
     expect(log.locator("li").last).to_contain_text(
-        re.compile(r"^Bot \(easy\) (drew|took|held|played|swapped|discarded)")
+        re.compile(r"^\w+ \(bot\) (drew|took|held|played|swapped|discarded)")  # its own name
     )
     assert log.locator("li").count() >= 3
 
@@ -118,7 +118,7 @@ def test_the_outcome_says_a_match_was_forfeited(new_page: Callable[..., Page], g
     expect(why).to_have_text(
         "You ran out of time, so the match was forfeited: every other player wins."
     )
-    expect(outcome.locator(".outcome-title")).to_contain_text("Bot")
+    expect(outcome.locator(".outcome-title")).to_contain_text("(bot)")
     expect(page.locator("#room-status")).to_have_text("Finished")
 
 

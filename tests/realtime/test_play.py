@@ -73,7 +73,9 @@ def test_hello_room_state_and_a_whole_match_with_a_spectator(live_server: str) -
     assert end.json()["views"][0] == final["view"] == end.json()["view"]
     assert "rng" not in end.text
 
-    rematch = guest.post(f"/api/rooms/{room_id}/rematch").json()
+    proposed = guest.post(f"/api/rooms/{room_id}/rematch").json()  # by agreement (issue 24)
+    assert proposed["status"] == "finished" and proposed["rematch"]["accepted"] == [1]
+    rematch = host.post(f"/api/rooms/{room_id}/rematch").json()
     assert rematch["status"] == "playing" and rematch["match_id"] != final["match_id"]
     assert a.expect("state", seq=0)["match_id"] == rematch["match_id"]
     for sock in (a, b, spectator):

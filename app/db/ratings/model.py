@@ -3,7 +3,7 @@ Pure: no database (see the package's docstring for the rules)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,14 +43,17 @@ def bot_skill(level: str | None) -> Skill:
     return BOT_SKILLS.get(level or "", BOT_SKILLS["normal"])
 
 
-def places(outcome: Mapping[str, Any], seats: int) -> list[int]:
-    """Each seat's place, 1 = best: winners share 1, the rest by score (higher first)."""
+def places(outcome: Mapping[str, Any], seats: int, abandoned: Collection[int] = ()) -> list[int]:
+    """Each seat's place, 1 = best: winners share 1, the rest by score (higher first); the
+    ``abandoned`` seats share the last place, below every other seat."""
     winners = set(outcome.get("winners") or [])
     scores = list(outcome.get("scores") or [])
     scores += [0.0] * (seats - len(scores))
 
-    def key(seat: int) -> tuple[int, float]:
-        return (0 if seat in winners else 1, -float(scores[seat] or 0))
+    def key(seat: int) -> tuple[int, int, float]:
+        if seat in abandoned:
+            return (1, 0, 0.0)
+        return (0, 0 if seat in winners else 1, -float(scores[seat] or 0))
 
     keys = [key(seat) for seat in range(seats)]
     return [1 + sum(1 for other in keys if other < mine) for mine in keys]

@@ -3,23 +3,27 @@ app.db.ratings rebuild``. The ratings are written by the database's store (``Sto
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import delete, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, PlayerGame, Rating, RatingChange
+from app.db.outcomes import Termination, with_termination
 from app.db.store import open_store
 
 # Every player's record per game, counted again from the finished matches (migration 0003
 # fills the table with the same statement).
 RECORDS = """
-INSERT INTO player_games (player_id, game, played, won, lost, drawn, last_match_id)
+INSERT INTO player_games (player_id, game, played, won, lost, drawn, abandoned, last_match_id)
 SELECT ms.player_id, m.game, count(*),
        sum(CASE WHEN ms.winner AND NOT EXISTS (SELECT 1 FROM match_seats o
            WHERE o.match_id = ms.match_id AND o.seat <> ms.seat AND o.winner) THEN 1 ELSE 0 END),
        sum(CASE WHEN NOT ms.winner THEN 1 ELSE 0 END),
        sum(CASE WHEN ms.winner AND EXISTS (SELECT 1 FROM match_seats o
            WHERE o.match_id = ms.match_id AND o.seat <> ms.seat AND o.winner) THEN 1 ELSE 0 END),
+       sum(CASE WHEN ms.abandoned THEN 1 ELSE 0 END),
        max(m.id)
 FROM match_seats ms JOIN matches m ON m.id = ms.match_id
 WHERE ms.player_id IS NOT NULL AND m.status = 'finished' AND ms.winner IS NOT NULL
@@ -56,10 +60,12 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
                     room_id=row.room_id,
                     match_id=row.id,
                     game=row.game,
-                    seats=seats.get(row.id, ()),
+                    seats=seats.get(row.id, ((), frozenset()))[0],
                     move_count=0,
                     outcome=row.outcome or {},
                     at=row.finished_at,
+                    rated=_has_result(row.outcome),
+                    abandoned=seats.get(row.id, ((), frozenset()))[1],
                 )
                 for row in rows
             ]
@@ -70,15 +76,34 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
         after = (rows[-1].finished_at, rows[-1].id)
 
 
+def _has_result(outcome: dict[str, Any] | None) -> bool:
+    """An aborted match has none: it was never rated."""
+    ended = with_termination(outcome) or {}
+    return ended.get("termination") != Termination.ABORTED
+
+
 async def _seats_of(
     conn: AsyncConnection, match_ids: list[int]
-) -> dict[int, tuple[tuple[int | None, str | None], ...]]:
+) -> dict[int, tuple[tuple[tuple[int | None, str | None], ...], frozenset[int]]]:
+    """Each match's (player id, bot level) by seat, and its abandoned seats."""
     rows = await conn.execute(
-        select(MatchSeat.match_id, MatchSeat.player_id, MatchSeat.bot)
+        select(
+            MatchSeat.match_id,
+            MatchSeat.seat,
+            MatchSeat.player_id,
+            MatchSeat.bot,
+            MatchSeat.abandoned,
+        )
         .where(MatchSeat.match_id.in_(match_ids))
         .order_by(MatchSeat.match_id, MatchSeat.seat)
     )
     seats: dict[int, list[tuple[int | None, str | None]]] = {}
+    left: dict[int, set[int]] = {}
     for row in rows:
         seats.setdefault(row.match_id, []).append((row.player_id, row.bot))
-    return {match_id: tuple(taken) for match_id, taken in seats.items()}
+        if row.abandoned:
+            left.setdefault(row.match_id, set()).add(row.seat)
+    return {
+        match_id: (tuple(taken), frozenset(left.get(match_id, ())))
+        for match_id, taken in seats.items()
+    }

@@ -53,7 +53,7 @@ async def record_matches(
         return
     try:
         counted = [e for e in ends if _countable(e)]
-        rated = [e for e in counted if len(e.seats) >= 2]  # a solo match is never rated
+        rated = [e for e in counted if e.changes_ratings]
         records = _records(counted) if count else []
         current = await rows.lock_ratings(conn, _rating_keys(rated), rated[0].at) if rated else {}
         await rows.write_ratings(conn, records, *_rated_rows(rated, current))
@@ -97,7 +97,7 @@ def _rated_rows(rated: Sequence[MatchEnd], current: dict[Key, Skill]) -> tuple[R
             for player, bot in end.seats
         ]
         fixed = [player is None for player, _ in end.seats]
-        after = rate(skills, places(end.outcome, len(end.seats)), fixed)
+        after = rate(skills, places(end.outcome, len(end.seats), end.abandoned), fixed)
         for seat, ((player, _), old, new) in enumerate(zip(end.seats, skills, after, strict=True)):
             if player is None:
                 continue
@@ -139,7 +139,7 @@ def _records(ends: Sequence[MatchEnd]) -> list[dict[str, Any]]:
     finishes never wait on each other in a circle."""
     records: dict[tuple[int, str], dict[str, Any]] = {}
     for end in ends:
-        winners = set(end.outcome.get("winners") or [])
+        winners = {seat for seat in end.outcome.get("winners") or [] if end.won(seat)}
         for seat, (player, _) in enumerate(end.seats):
             if player is None:
                 continue
@@ -153,12 +153,14 @@ def _records(ends: Sequence[MatchEnd]) -> list[dict[str, Any]]:
                     "won": 0,
                     "lost": 0,
                     "drawn": 0,
+                    "abandoned": 0,
                 },
             )
             row["played"] += 1
             row["won"] += int(won and len(winners) == 1)
             row["lost"] += int(not won)
             row["drawn"] += int(won and len(winners) > 1)
+            row["abandoned"] += int(seat in end.abandoned)
             row["last_match_id"] = end.match_id
     return [records[key] for key in sorted(records)]
 

@@ -1,6 +1,6 @@
 // outcome.js: the end of a match, as every table shows it: who won, the final scores, each
-// rated player's rating change, and why it ended (the outcome's `termination`: normal, forfeit
-// or aborted).
+// rated player's rating change, and why it ended (the outcome's `termination`: normal, forfeit,
+// claimed or aborted).
 //
 // The panel keeps each game's class names (prefix "abs" gives .abs-outcome-title,
 // .abs-finals, .abs-final, ...), so each game styles it; the words are the same everywhere.
@@ -47,8 +47,22 @@ const FORFEIT_REASONS = {
   absent: "left the table and did not come back in time",
 };
 
-// Why the match ended, in words; `normal` is the game's own sentence (or a plain one).
+// Why the match ended, in words, and who left before the end (the outcome's `abandoned`).
 export function whyEnded(outcome, words, normal = "") {
+  const left = (outcome && Array.isArray(outcome.abandoned)) ? outcome.abandoned : [];
+  const why = endedBecause(outcome, words, normal);
+  if (!left.length) return why;
+  const mine = left.find((seat) => words.isMe(seat));
+  if (mine !== undefined) {
+    return `${why} You left before the end: a bot finished the match for you, and it counts as a loss.`;
+  }
+  const named = words.plain || words.name; // the player's own name, not their stand-in's
+  const who = listWords(left.map((seat) => named(seat).replace(/^Bot for /, "")));
+  return `${why} ${who} left before the end: a bot finished the match, and it counts as a loss for them.`;
+}
+
+// Why the match ended; `normal` is the game's own sentence (or a plain one).
+function endedBecause(outcome, words, normal) {
   const termination = (outcome && outcome.termination) || "normal";
   const detail = (outcome && outcome.detail) || {};
   if (termination === "forfeit") {
@@ -56,6 +70,11 @@ export function whyEnded(outcome, words, normal = "") {
     const who = Number.isInteger(seat) ? words.who(seat) : "A player";
     const why = FORFEIT_REASONS[detail.reason] || "lost their seat";
     return `${who} ${why}, so the match was forfeited: every other player wins.`;
+  }
+  if (termination === "claimed") {
+    const seat = detail.claimed_by;
+    const who = Number.isInteger(seat) ? words.who(seat) : "A player";
+    return `${who} claimed the win: every opponent had left the table and did not come back.`;
   }
   if (termination === "aborted") {
     return "The match was stopped: it could not go on under the current rules. Nobody wins and it is not rated.";

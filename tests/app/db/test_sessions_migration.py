@@ -16,7 +16,7 @@ from app.db.models import Player
 from app.db.players import PlayerDirectory
 from tests.app.db.conftest import LoopThread
 
-BEFORE_ACCOUNTS = "0004"
+BEFORE_ACCOUNTS = "0005"
 
 
 def migrate(connection: Connection, revision: str) -> None:

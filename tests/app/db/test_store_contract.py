@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db.bot_names import bot_name
 from app.db.clock import aware
 from app.db.matches import MatchEnd, MatchRecord
 from app.db.models import Match, MatchSeat, Player, PlayerGame, Rating, RatingChange, Room, Snapshot
@@ -137,11 +138,14 @@ def test_a_start_writes_the_match_its_seats_and_claims_the_room(
         None,
         one.started_at,
         None,
+        False,  # rated: not while it runs
     )
     assert matches[1][2:10] == matches[0][2:10]
-    expected_seats = [(0, 1, None, "Ada", None, None), (1, None, "hard", "Bot (hard)", None, None)]
-    assert [s[1:] for s in seats if s[0] == one.id] == expected_seats
-    assert [s[1:] for s in seats if s[0] == other.id] == expected_seats
+    for match, room_id in ((one, "r1"), (other, "r2")):
+        assert [s[1:] for s in seats if s[0] == match.id] == [
+            (0, 1, None, "Ada", None, None, False),
+            (1, None, "hard", bot_name(room_id, 1), None, None, False),
+        ]
 
     rooms = _select(
         db, select(Room.id, Room.status, Room.match_id, Room.updated_at).order_by(Room.id)

@@ -98,7 +98,7 @@ async def started(
     await manager.take_seat(room["id"], 1, guest)
     started = Table(manager, manual, room["id"], (host, guest))
     await started.present(*present)
-    await manager.start(room["id"], host, rematch=False)
+    await manager.start(room["id"], host)
     return started
 
 
