@@ -698,12 +698,16 @@ class RoomManager:
                 "termination": Termination.FORFEIT,
             }
             outcome = runtime.closing(outcome, forfeited=seat if reason == "absent" else None)
-            end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
-            await self.store.finish(end)
-            runtime.end(outcome)
-            return Effects(room=True, state=True, event={"kind": "room"}, ended=end.match_id)
+            return await self._close(runtime, outcome)
 
         await self._run(runtime, forfeit)
+
+    async def _close(self, runtime: RoomRuntime, outcome: dict[str, Any]) -> Effects:
+        """End the running match between moves with ``outcome`` (a forfeit, a claimed win)."""
+        end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
+        await self.store.finish(end)
+        runtime.end(outcome)
+        return Effects(room=True, state=True, event={"kind": "room"}, ended=end.match_id)
 
     async def claim(self, room_id: str, player: PlayerRecord) -> dict[str, Any]:
         """A player still at the table ends the match when every opponent is away past the
@@ -734,10 +738,7 @@ class RoomManager:
                     "termination": Termination.CLAIMED,
                 }
             )
-            end = runtime.match_end(outcome, runtime.seq, self.clock.now(), self.snapshot_every)
-            await self.store.finish(end)
-            runtime.end(outcome)
-            return Effects(room=True, state=True, event={"kind": "room"})
+            return await self._close(runtime, outcome)
 
         return await self._room_command(runtime, claim)
 
