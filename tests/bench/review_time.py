@@ -3,7 +3,9 @@ and largest table, at the server's default budget.
 
     .venv/bin/python -m tests.bench.review_time [--seed 1] [--games g1,g2] [--players-max 6]
 
-Each match is played by normal bots (seeded, default options), then reviewed in this process
+Each match is played by bots (seeded, default options; normal in even seats, easy in odd ones,
+since two normal bots in ABspecken can finish every round together and never end), then
+reviewed in this process
 as the review worker does. Printed per table: the moves, the decisions weighed, CPU seconds
 for the whole review (``time.process_time``, which does not count time spent waiting for a
 CPU), the mean and the slowest decision in milliseconds.
@@ -28,7 +30,8 @@ def bot_match(game: str, players: int, seed: int) -> list[tuple[int, Seat, Actio
     moves = []
     while engine.to_act(state):
         seat = min(engine.to_act(state))
-        action = choose(engine, info_set(engine, state, seat), "normal", rng)
+        level = "easy" if seat % 2 else "normal"
+        action = choose(engine, info_set(engine, state, seat), level, rng)
         moves.append((len(moves) + 1, seat, action))
         state = engine.apply_unchecked(state, seat, action)
     return moves
