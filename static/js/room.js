@@ -13,7 +13,8 @@ import {
   hostId, seatLabel, seatName, seatPlayerId, spectatorCount, spectatorNames, standInName,
 } from "./names.js";
 import { askForName, signedIn } from "./session.js";
-import { openRoom } from "./table.js";
+import { loadRenderer, openRoom } from "./table.js";
+import { seatWords } from "./table/seats.js";
 import { listWords, plural } from "./words.js";
 
 const BOT_LEVELS = ["easy", "normal", "hard"];
@@ -245,15 +246,34 @@ function claimControls() {
   ];
 }
 
-// A returning player is told what a bot played for them while they were away.
-function tellPlayedForYou(moves, msg) {
+// A returning player is told what a bot played for them while they were away: the moves in
+// the table's own words (the latest few), or their numbers if the game cannot word them.
+const TOLD_MOVES = 8;
+
+async function tellPlayedForYou(moves, msg) {
   const key = `${msg.match_id}:${moves.map((m) => m.seq).join(",")}`;
   if (!moves.length || key === toldAbout) return;
   toldAbout = key;
-  const numbers = moves.map((m) => String(m.seq));
+  const mine = mySeatIndex();
+  const latest = moves.slice(-TOLD_MOVES);
+  let lines = latest.map((m) => `Move ${m.seq}.`);
+  try {
+    const renderer = await loadRenderer(room.game);
+    const names = (room.seats || []).map((s, i) => seatName(s, s.seat ?? i));
+    const words = seatWords({ seat: mine, perspective: mine, names });
+    lines = latest.map((m) => {
+      const told = { ...msg, seq: m.seq, last: { seat: mine, action: m.action } };
+      const sentence = m.action ? renderer.describeMove(told, null, words, { actor: "The bot" }) : "";
+      return `Move ${m.seq}: ${sentence || "a secret move."}`;
+    });
+  } catch (error) {
+    console.warn("the moves played while away are listed by number", error);
+  }
+  const earlier = moves.length - latest.length;
   fill($("away-notice"),
-    el("p", {}, `While you were away, a bot played for you: ${plural(moves.length, "move")} `
-      + `(${moves.length === 1 ? "move" : "moves"} ${listWords(numbers)}). The table shows where things stand now.`),
+    el("p", {}, `While you were away, a bot played for you: ${plural(moves.length, "move")}`
+      + `${earlier ? ` (the latest ${latest.length} below)` : ""}. The table shows where things stand now.`),
+    el("ol", { class: "away-moves" }, lines.map((line) => el("li", {}, line))),
     el("button", { type: "button", class: "btn btn-small", onclick: () => { $("away-notice").hidden = true; } }, "OK"));
   $("away-notice").hidden = false;
 }
