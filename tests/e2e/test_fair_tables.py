@@ -78,6 +78,10 @@ def test_the_leavers_stand_in_is_named_and_he_is_told_what_it_played(
     expect(notice).to_be_visible()
     told = re.compile(r"While you were away, a bot played for you: \d+ moves?")
     expect(notice).to_contain_text(told)
+    # each move in the table's words, named for the bot that played it
+    expect(notice.locator(".away-moves li").first).to_contain_text(
+        re.compile(r"^Move \d+: The bot \w+")
+    )
     expect(seat.locator(".tag-stand-in")).to_have_count(0)
     back.locator("#away-notice button").click()
     expect(notice).to_be_hidden()
