@@ -90,17 +90,29 @@ def test_a_room_match_and_player_that_exist_are_pages(new_page: Callable[..., Pa
             expect(rules).to_have_attribute("href", "/games/abstrac")
 
 
-def test_a_first_visit_logs_no_console_error(new_page: Callable[..., Page]) -> None:
-    page = new_page()
-    errors = console_errors(page)
-    page.goto("/")
-    expect(page.locator("#name-form")).to_be_visible()
-    page.wait_for_load_state("networkidle")
-    for path in ("/matches",):
-        page.goto(path)
-        expect(page.locator("#name-form")).to_be_visible()
+def test_a_first_visit_to_any_page_logs_no_console_error(new_page: Callable[..., Page]) -> None:
+    host = visitor(new_page, "Host")  # someone else's room, match and player page to visit
+    me = host.request.get("/api/me").json()
+    room = host.request.post("/api/play-now", data={"game": "abstrac"}).json()
+    paths = (
+        "/",
+        "/matches",
+        "/games/abstrac",
+        "/signin",
+        "/account/new",
+        "/account",
+        f"/rooms/{room['id']}",
+        f"/matches/{room['match_id']}",
+        f"/players/{me['id']}",
+    )
+    for path in paths:
+        page = new_page()  # a first visit: no name, no cookie
+        errors = console_errors(page)
+        answer = page.goto(path)
+        assert answer is not None and answer.status == 200, path
+        expect(page.locator("header")).to_be_visible()
         page.wait_for_load_state("networkidle")
-    assert errors == [], errors
+        assert errors == [], (path, errors)
 
 
 def test_the_lobby_links_a_rules_page_for_every_game(new_page: Callable[..., Page]) -> None:
