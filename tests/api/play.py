@@ -118,3 +118,17 @@ def play_bots(host: Guest, game: str, levels: tuple[str, ...], **options: Any) -
     summary = wait_finished(host.http, match_id, timeout=60)
     assert summary["status"] == "finished", summary
     return match_id
+
+
+def review_when_done(http: httpx.Client, match_id: int, timeout: float = 120) -> dict[str, Any]:
+    """Asks until the review is done; every answer before must be a well-formed 202."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = http.get(f"/api/matches/{match_id}/review")
+        if answer.status_code == 200:
+            return answer.json()
+        assert answer.status_code == 202, answer.text
+        pending = answer.json()
+        assert pending["status"] == "pending" and pending["position"] >= 0
+        assert time.monotonic() < deadline, "the review did not arrive in time"
+        time.sleep(0.1)

@@ -14,7 +14,7 @@ import pytest
 from games import REGISTRY
 from games.bots import info_set
 from games.search import action_key
-from tests.api.play import play_bots
+from tests.api.play import play_bots, review_when_done
 from tests.clients import Guest
 from tests.server import private_server
 
@@ -30,20 +30,6 @@ SHORT: dict[str, dict[str, Any]] = {
 def levels(game: str) -> tuple[str, ...]:
     """A normal bot against easy ones (who make mistakes to find) at the game's smallest table."""
     return ("normal",) + ("easy",) * (max(2, REGISTRY[game].info.min_players) - 1)
-
-
-def review_when_done(http: httpx.Client, match_id: int, timeout: float = 120) -> dict[str, Any]:
-    """Asks until the review is done; every answer before must be a well-formed 202."""
-    deadline = time.monotonic() + timeout
-    while True:
-        answer = http.get(f"/api/matches/{match_id}/review")
-        if answer.status_code == 200:
-            return answer.json()
-        assert answer.status_code == 202, answer.text
-        pending = answer.json()
-        assert pending["status"] == "pending" and pending["position"] >= 0
-        assert time.monotonic() < deadline, "the review did not arrive in time"
-        time.sleep(0.1)
 
 
 def check_review(http: httpx.Client, match_id: int, review: dict[str, Any]) -> None:

@@ -5,28 +5,15 @@ move played beside the hard bot's choice, in words."""
 from __future__ import annotations
 
 import re
-import time
 import uuid
 from collections.abc import Callable
-from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.api.play import play_match
+from tests.api.play import play_match, review_when_done
 from tests.clients import Guest
 from tests.e2e.words import assert_player_words
-
-
-def finished_review(http: httpx.Client, match_id: int, timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        answer = http.get(f"/api/matches/{match_id}/review")
-        if answer.status_code == 200:
-            return answer.json()
-        assert answer.status_code == 202 and time.monotonic() < deadline, answer.text
-        time.sleep(0.1)
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["desktop", "phone"])
@@ -37,7 +24,7 @@ def test_the_match_page_shows_the_review(
     played = play_match([player], "abstrac", ("normal",), seed=3, target=50)
     page = new_page(width=width, height=height)
     page.goto(f"/matches/{played.match_id}")
-    review = finished_review(player.http, played.match_id)
+    review = review_when_done(player.http, played.match_id)
 
     # beside the result: each seat's accuracy, cost and number of choices
     rows = page.locator("#accuracy-table tbody tr")
