@@ -133,6 +133,17 @@ def first_round_end(game: str, players: int, seed: int, level: str, budget_s: fl
     return str(state["rounds"][0]["ended_by"])
 
 
+def parse_iterations(text: str) -> dict[str, int]:
+    """``--iterations``: ``N`` for every game (key ``""``) or ``game=N,...`` per game."""
+    if "=" not in text:
+        return {"": int(text)}
+    counts = {}
+    for part in text.split(","):
+        game, _, count = part.partition("=")
+        counts[game.strip()] = int(count)
+    return counts
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
@@ -178,19 +189,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--iterations",
-        type=int,
+        type=parse_iterations,
         default=None,
         help="search this many iterations per hard move instead of using the clock "
-        "(a comparison that does not depend on the machine's load)",
+        "(a comparison that does not depend on the machine's load): one count for every "
+        "game, or per game, 'abstrac=3000,balance=600' (games not named: HARD_ITERATIONS)",
     )
     args = parser.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
     levels = [lvl for lvl in args.pairs.split(",") if lvl]
     budget_s = None if args.iterations else args.think_ms / 1000
-    iterations = args.iterations or HARD_ITERATIONS
+    counts = args.iterations or {}
     print(
         f"bot strength: {', '.join(games)}; "
-        + (f"{args.iterations} iterations" if args.iterations else f"{args.think_ms} ms")
+        + (
+            ", ".join(f"{g} {counts.get(g, counts.get('', HARD_ITERATIONS))}" for g in games)
+            + " iterations"
+            if args.iterations
+            else f"{args.think_ms} ms"
+        )
         + " per hard move; "
         f"{args.jobs} worker processes",
         flush=True,
@@ -223,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
                         i % table.players,
                         budget_s,
                         opponent,
-                        iterations,
+                        counts.get(game, counts.get("", HARD_ITERATIONS)),
                     )
                     for i in range(matches)
                 ]
