@@ -96,9 +96,13 @@ class GameBots:
     - ``more_actions``: legal actions that ``legal_actions`` leaves out (there would be too many
       to list) but bots should consider, from the acting seat's own cards only: ABSOLUTE's
       regroups. ``None``: none.
-    - ``trust``: the search tries ``normal``'s move first and credits it with this share of
-      its iterations as extra visits, so it plays something else only when the search clearly
-      prefers it (a short search under a busy CPU falls back on the heuristic).
+    - ``trust``: the search tries ``normal``'s move (or ``favourite``'s) first and credits it
+      with this share of its iterations as extra visits, so it plays something else only when
+      the search clearly prefers it (a short search under a busy CPU falls back on the
+      heuristic).
+    - ``favourite``: the heuristic whose move the search tries first and trusts, when it is
+      not ``normal``'s (a game whose ``normal`` plays the spec's notes as written can give
+      the search better-fitted weights); ``None``: ``normal``.
     """
 
     normal: Policy
@@ -110,6 +114,7 @@ class GameBots:
     widening: float = 2.0
     trust: float = 0.1
     more_actions: Callable[[State, Seat], list[Action]] | None = None
+    favourite: Policy | None = None
 
 
 def round_stage(state: State) -> int:

@@ -10,9 +10,9 @@ any number of seats; in a simultaneous phase the seats are taken one after anoth
 Two pieces of game knowledge steer it. A node grows one child at a time, the playout policy's
 pick among the actions not yet tried, and only as fast as progressive widening allows
 (``widening * sqrt(visits)`` children), so nodes with hundreds of actions (an opening hand to
-pick, a swap of two of twelve stacks) are still searched in depth. At the root the ``normal``
-move is tried first and keeps a head start of ``trust`` times the iterations run: the search
-overrules the heuristic only when it clearly finds better.
+pick, a swap of two of twelve stacks) are still searched in depth. At the root the heuristic's
+move (``favourite``, else ``normal``) is tried first and keeps a head start of ``trust``
+times the iterations run: the search overrules the heuristic only when it clearly finds better.
 
 A playout runs the playout policy until the match ends, the round ends (the game's ``stage``
 key changes) or ``playout_depth`` actions have been played, and is scored by the outcome or
@@ -104,7 +104,7 @@ def ismcts(
     for action in info.legal:
         root.children[action_key(action)] = _Node(info.seat, action)
     # The game's heuristic move is tried first, and kept unless the search finds better.
-    favourite = root.children[action_key(bots.normal(info, rng))]
+    favourite = root.children[action_key((bots.favourite or bots.normal)(info, rng))]
     done = 0
     while done < iterations:
         _iterate(engine, info, rng, bots, root, favourite)

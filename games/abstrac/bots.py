@@ -17,7 +17,8 @@ from collections import Counter
 
 from games.abstrac.actions import CHOOSE_ORDER, MAX_TAKE
 from games.abstrac.cards import RANK_INDEX, Card, rank_of, suit_of
-from games.abstrac.scoring import combo, deal_scores
+from games.abstrac.endgame import Endgame
+from games.abstrac.scoring import _mask, combo, deal_scores
 from games.base import Action, Engine, Seat, State
 from games.bots import GameBots, InfoSet
 
@@ -131,13 +132,38 @@ def _promise(held: list[Card], row: list[Card]) -> float:
 # -- for the search ---------------------------------------------------------------------------
 
 
-def greedy_rollout(
+EXACT_PLAYOUT = 10
+"""With this many cards or fewer left in the row, a playout plays the rest of the deal exactly
+for the match (``games.abstrac.endgame``)."""
+
+_LAST: list[Endgame] = []
+
+
+def endgame_for(state: State) -> Endgame:
+    """The solver of the deal ``state`` is in: the last one made while the same deal is
+    searched, else a new one."""
+    row = state["row"]
+    if _LAST:
+        found = _LAST[0]
+        if found.fits(row, state["totals"], state["target"]):
+            return found
+    found = Endgame(row, state["totals"], state["target"])
+    _LAST[:] = [found]
+    return found
+
+
+def rollout(
     engine: Engine, state: State, seat: Seat, legal: list[Action], rng: random.Random
 ) -> Action:
-    """A quick playout move: take the count that most raises my combinations, ties at random."""
+    """A playout move: the exact one near the end of the deal, else a greedy one."""
     if state["phase"] == CHOOSE_ORDER:
         return legal[rng.randrange(len(legal))]
     row = state["row"]
+    if len(row) <= EXACT_PLAYOUT:
+        taken = state["taken"]
+        masks = (_mask(taken[0]), _mask(taken[1]))
+        solver = endgame_for(state)
+        return max(legal, key=lambda a: solver.chance_after(len(row), masks, seat, a["count"]))
     mine = state["taken"][seat]
     base = combo(mine)
     gains = [combo(mine + row[-a["count"] :]) - base for a in legal]
@@ -162,7 +188,7 @@ def stage(state: State) -> int:
 
 BOTS = GameBots(
     normal=normal,
-    rollout=greedy_rollout,
+    rollout=rollout,
     evaluate=evaluate,
     stage=stage,
     exploration=0.7,

@@ -3,7 +3,7 @@ game, and how often ABSOLUTE rounds end by a player going out.
 
     .venv/bin/python -m tests.bench.bot_strength [--matches N] [--games g1,g2] [--think-ms MS]
         [--jobs J] [--seed S] [--pairs hard/normal,hard,normal]
-        [--rounds N] [--round-think-ms MS]
+        [--rounds N] [--round-think-ms MS] [--iterations N | game=N,...] [--calibrate]
 
 For each game and pairing ``level/opponent`` (``level`` alone: against ``easy``), one bot of
 the level under test plays matches against ``opponent`` bots in every other seat; its seat
@@ -133,6 +133,51 @@ def first_round_end(game: str, players: int, seed: int, level: str, budget_s: fl
     return str(state["rounds"][0]["ended_by"])
 
 
+def calibrate(game: str, budget_s: float, positions: int = 12, seed: int = 1) -> int:
+    """How many search iterations the hard bot runs in ``budget_s`` of CPU time
+    (``time.process_time``, which waiting for a busy machine's CPU does not count), over
+    ``positions`` positions with a choice from matches of ``normal`` bots."""
+    table = TABLES.get(game, Table(REGISTRY[game].info.min_players))
+    engine = REGISTRY[game]
+    rng = random.Random(seed)
+    state = engine.setup(table.players, seed, table.options)
+    samples = 0
+    spent = 0.0
+    searched = 0
+    while searched < positions:
+        if not engine.to_act(state):
+            seed += 1
+            state = engine.setup(table.players, seed, table.options)
+        actor = min(engine.to_act(state))
+        info = info_set(engine, state, actor)
+        if len(info.legal) > 1 and rng.random() < 0.3:
+            sample = info.sample
+
+            def counting(stream: random.Random, sample: Any = sample) -> Any:
+                nonlocal samples
+                samples += 1  # the search draws one sample per iteration
+                return sample(stream)
+
+            counted = type(info)(info.seat, info.view, info.legal, counting)
+            start = time.process_time()
+            choose(engine, counted, "hard", rng, budget_s=None, iterations=200)
+            spent += time.process_time() - start
+            searched += 1
+        state = engine.apply(state, actor, choose(engine, info, "normal", rng))
+    return int(samples / spent * budget_s)
+
+
+def parse_iterations(text: str) -> dict[str, int]:
+    """``--iterations``: ``N`` for every game (key ``""``) or ``game=N,...`` per game."""
+    if "=" not in text:
+        return {"": int(text)}
+    counts = {}
+    for part in text.split(","):
+        game, _, count = part.partition("=")
+        counts[game.strip()] = int(count)
+    return counts
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
@@ -178,19 +223,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--iterations",
-        type=int,
+        type=parse_iterations,
         default=None,
         help="search this many iterations per hard move instead of using the clock "
-        "(a comparison that does not depend on the machine's load)",
+        "(a comparison that does not depend on the machine's load): one count for every "
+        "game, or per game, 'abstrac=3000,balance=600' (games not named: HARD_ITERATIONS)",
+    )
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="print how many iterations --think-ms of CPU time buys per game, and stop",
     )
     args = parser.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
+    if args.calibrate:
+        counts = {game: calibrate(game, args.think_ms / 1000) for game in games}
+        print("iterations per", args.think_ms, "ms of CPU:", counts)
+        print("--iterations " + ",".join(f"{g}={n}" for g, n in counts.items()))
+        return 0
     levels = [lvl for lvl in args.pairs.split(",") if lvl]
     budget_s = None if args.iterations else args.think_ms / 1000
-    iterations = args.iterations or HARD_ITERATIONS
+    counts = args.iterations or {}
     print(
         f"bot strength: {', '.join(games)}; "
-        + (f"{args.iterations} iterations" if args.iterations else f"{args.think_ms} ms")
+        + (
+            ", ".join(f"{g} {counts.get(g, counts.get('', HARD_ITERATIONS))}" for g in games)
+            + " iterations"
+            if args.iterations
+            else f"{args.think_ms} ms"
+        )
         + " per hard move; "
         f"{args.jobs} worker processes",
         flush=True,
@@ -223,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                         i % table.players,
                         budget_s,
                         opponent,
-                        iterations,
+                        counts.get(game, counts.get("", HARD_ITERATIONS)),
                     )
                     for i in range(matches)
                 ]
