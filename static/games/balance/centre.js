@@ -19,9 +19,9 @@ export function centrePart(tbl) {
     const balance = view.balance;
     const zone = zoneOf(balance, tbl.limit());
     const notes = {
-      zero: "Zero! The play that lands here scores a point.",
+      zero: "Zero! Landing here scores a point.",
       safe: `Safe: inside −${tbl.limit()} … +${tbl.limit()}.`,
-      beyond: `Beyond ±${tbl.limit()}: a play that ends out here costs a point (jokers excepted).`,
+      beyond: `Beyond ±${tbl.limit()}: ending out here costs a point (not with a joker).`,
     };
     fill(tbl.ui.meter,
       el("p", { class: "bl-meter-label" }, "Balance"),
