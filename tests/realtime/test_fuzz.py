@@ -54,6 +54,7 @@ def table(live_server: str) -> tuple[Guest, RoomSocket, dict[str, Any]]:
     host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
     guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
     sock = host.socket(room_id)
+    sock.expect("chat_history")  # the last message of a connect: what follows answers the test
     host.post(f"/api/rooms/{room_id}/start").raise_for_status()
     return host, sock, sock.expect("state", seq=0)
 
