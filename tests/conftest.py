@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.server import ServerProcess, free_port, fresh_database
+from tests.server import ServerProcess, default_backend, free_port, fresh_database
 
 IN_CI = os.environ.get("CI") == "true"
 FLOOD_RATE = 2000
@@ -28,27 +28,31 @@ def server_log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("server-logs")
 
 
+# the session's servers: scripted clients, no Redis
+SESSION_ENV = {
+    "CARDROOM_BOT_DELAY_MS": "0",
+    "CARDROOM_BOT_QUICK_MS": "0",
+    "CARDROOM_REDIS_URL": "",
+    # scripted clients move far faster than people; the flood test floods harder
+    "CARDROOM_MESSAGES_PER_SECOND": str(FLOOD_RATE),
+    "CARDROOM_MESSAGE_BURST": str(FLOOD_RATE // 20),
+    # the suite's players open many rooms each; tests/api/test_room_limits.py tests the caps
+    "CARDROOM_MAX_OPEN_ROOMS": "100000",
+    "CARDROOM_MAX_BOT_MATCHES": "100000",
+    # reviews only when a test asks (tests/api/test_review.py has a server reviewing
+    # every match), on a small budget
+    "CARDROOM_REVIEW_ON_FINISH": "false",
+    "CARDROOM_REVIEW_ITERATIONS": "8",
+    "CARDROOM_REVIEW_PLAYOUTS": "4",
+}
+
+
 @pytest.fixture(scope="session")
 def server(database_url: str, server_log_dir: Path) -> Iterator[ServerProcess]:
     process = ServerProcess(
         database_url=database_url,
         port=free_port(),
-        env={
-            "CARDROOM_BOT_DELAY_MS": "0",
-            "CARDROOM_BOT_QUICK_MS": "0",
-            "CARDROOM_REDIS_URL": "",
-            # scripted clients move far faster than people; the flood test floods harder
-            "CARDROOM_MESSAGES_PER_SECOND": str(FLOOD_RATE),
-            "CARDROOM_MESSAGE_BURST": str(FLOOD_RATE // 20),
-            # the suite's players open many rooms each; tests/api/test_limits.py tests the caps
-            "CARDROOM_MAX_OPEN_ROOMS": "100000",
-            "CARDROOM_MAX_BOT_MATCHES": "100000",
-            # reviews only when a test asks (tests/api/test_review.py has a server reviewing
-            # every match), on a small budget
-            "CARDROOM_REVIEW_ON_FINISH": "false",
-            "CARDROOM_REVIEW_ITERATIONS": "8",
-            "CARDROOM_REVIEW_PLAYOUTS": "4",
-        },
+        env=SESSION_ENV,
         log_path=server_log_dir / "server.log",
     )
     process.start()
@@ -71,3 +75,36 @@ def redis_url() -> str:
             pytest.fail(f"CI needs Redis at {url}")
         pytest.skip(f"no Redis at {url}")
     return url
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each backend in turn, for the tests that must hold on both (the room core's): SQLite
+    always, Postgres when CARDROOM_TEST_DATABASE_URL names one (always in CI)."""
+    if request.param == "postgres" and default_backend() != "postgres":
+        pytest.skip("no Postgres here: set CARDROOM_TEST_DATABASE_URL")
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def backend_server(
+    backend: str,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    server_log_dir: Path,
+) -> Iterator[str]:
+    """The session's server when it runs on ``backend``; otherwise one like it on a fresh
+    database of that backend (SQLite, in CI)."""
+    if backend == default_backend():
+        yield request.getfixturevalue("live_server")
+        return
+    with fresh_database(tmp_path_factory.mktemp(f"db-{backend}"), backend) as url:
+        process = ServerProcess(
+            database_url=url,
+            port=free_port(),
+            env=SESSION_ENV,
+            log_path=server_log_dir / f"server-{backend}.log",
+        )
+        process.start()
+        yield process.url
+        process.stop()

@@ -33,13 +33,22 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def default_backend() -> str:
+    """``postgres`` when CARDROOM_TEST_DATABASE_URL names a Postgres server, else ``sqlite``."""
+    return "postgres" if os.environ.get("CARDROOM_TEST_DATABASE_URL") else "sqlite"
+
+
 @contextmanager
-def fresh_database(tmp_dir: Path) -> Iterator[str]:
-    """A new empty database: on the Postgres named by CARDROOM_TEST_DATABASE_URL, else SQLite."""
-    admin_url = os.environ.get("CARDROOM_TEST_DATABASE_URL")
-    if not admin_url:
+def fresh_database(tmp_dir: Path, backend: str | None = None) -> Iterator[str]:
+    """A new empty database on ``backend`` (the default backend when None): a SQLite file in
+    ``tmp_dir``, or a database of its own on the Postgres named by CARDROOM_TEST_DATABASE_URL."""
+    backend = backend or default_backend()
+    if backend == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_dir / f'cardroom-{uuid.uuid4().hex[:8]}.db'}"
         return
+    admin_url = os.environ.get("CARDROOM_TEST_DATABASE_URL")
+    if not admin_url:
+        raise RuntimeError("a Postgres database needs CARDROOM_TEST_DATABASE_URL")
     url = make_url(admin_url).set(drivername="postgresql")
     name = f"cardroom_test_{uuid.uuid4().hex[:10]}"
     dsn = url.render_as_string(hide_password=False)
@@ -124,11 +133,15 @@ class ServerProcess:
 
 @contextmanager
 def private_server(
-    tmp_dir: Path, env: dict[str, str], args: tuple[str, ...] = ("-m", "app")
+    tmp_dir: Path,
+    env: dict[str, str],
+    args: tuple[str, ...] = ("-m", "app"),
+    backend: str | None = None,
 ) -> Iterator[ServerProcess]:
-    """A server of a test's own on a fresh database, without Redis, ``env`` added to its
-    environment, its log in ``tmp_dir``, run with ``args`` (see :class:`ServerProcess`)."""
-    with fresh_database(tmp_dir) as url:
+    """A server of a test's own on a fresh database of ``backend`` (see :func:`fresh_database`),
+    without Redis, ``env`` added to its environment, its log in ``tmp_dir``, run with ``args``
+    (see :class:`ServerProcess`)."""
+    with fresh_database(tmp_dir, backend) as url:
         process = ServerProcess(
             database_url=url,
             port=free_port(),

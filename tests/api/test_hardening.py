@@ -33,8 +33,8 @@ def private_bot_match(host: Guest) -> tuple[str, int]:
     return room_id, match_id
 
 
-def test_match_history_never_shows_a_private_rooms_id(live_server: str) -> None:
-    host = Guest(live_server, "Hidden host")
+def test_match_history_never_shows_a_private_rooms_id(backend_server: str) -> None:
+    host = Guest(backend_server, "Hidden host")
     hidden_room, finished = private_bot_match(host)
     now = host.post("/api/play-now", {"game": "abstrac", "opponents": 1}).json()
     assert now["private"] is True and now["status"] == "playing"
@@ -92,31 +92,31 @@ def post_head(base_url: str, length: str) -> str:
     return f"POST /api/players HTTP/1.1\nHost: {host}\nContent-Type: application/json\n{length}\n"
 
 
-def test_a_body_declared_too_large_is_refused_before_it_is_sent(live_server: str) -> None:
-    status, body = exchange(live_server, post_head(live_server, "Content-Length: 20000000"))
+def test_a_body_declared_too_large_is_refused_before_it_is_sent(backend_server: str) -> None:
+    status, body = exchange(backend_server, post_head(backend_server, "Content-Length: 20000000"))
     assert status == 413 and body["error"]["code"] == "too_large"
 
 
-def test_a_chunked_body_is_refused_as_it_streams_past_the_limit(live_server: str) -> None:
+def test_a_chunked_body_is_refused_as_it_streams_past_the_limit(backend_server: str) -> None:
     payload = b'{"name": "' + b"x" * MAX_BODY
     pieces = [payload[at : at + 16384] for at in range(0, len(payload), 16384)]
     chunks = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in pieces)
-    head = post_head(live_server, "Transfer-Encoding: chunked")
-    status, body = exchange(live_server, head, chunks)  # no last chunk: the body never ends
+    head = post_head(backend_server, "Transfer-Encoding: chunked")
+    status, body = exchange(backend_server, head, chunks)  # no last chunk: the body never ends
     assert status == 413 and body["error"]["code"] == "too_large"
 
 
-def test_a_body_under_the_limit_is_read_as_before(live_server: str) -> None:
-    answer = httpx.post(f"{live_server}/api/players", json={"name": "x" * (MAX_BODY - 100)})
+def test_a_body_under_the_limit_is_read_as_before(backend_server: str) -> None:
+    answer = httpx.post(f"{backend_server}/api/players", json={"name": "x" * (MAX_BODY - 100)})
     assert answer.status_code == 422 and answer.json()["error"]["code"] == "invalid_request"
 
 
-def test_the_body_limit_and_allowed_origins_are_settings(tmp_path: Path) -> None:
+def test_the_body_limit_and_allowed_origins_are_settings(tmp_path: Path, backend: str) -> None:
     env = {
         "CARDROOM_MAX_BODY_BYTES": "1000",
         "CARDROOM_ALLOWED_ORIGINS": '["https://play.example"]',
     }
-    with private_server(tmp_path, env) as server:
+    with private_server(tmp_path, env, backend=backend) as server:
         url = f"{server.url}/api/players"
         assert httpx.post(url, json={"name": "y" * 1000}).status_code == 413
         assert httpx.post(url, json={"name": "Short"}).status_code == 201
@@ -132,8 +132,8 @@ def test_the_body_limit_and_allowed_origins_are_settings(tmp_path: Path) -> None
 
 # -- 10: numbers and dates out of range --------------------------------------------------------
 @pytest.fixture(scope="module")
-def guest(live_server: str) -> Guest:
-    return Guest(live_server, "Ranger")
+def guest(backend_server: str) -> Guest:
+    return Guest(backend_server, "Ranger")
 
 
 def test_ids_out_of_range_in_a_path_are_not_found(guest: Guest) -> None:
@@ -182,26 +182,26 @@ def test_dates_out_of_range_are_clamped(guest: Guest) -> None:
 
 
 # -- 12: cross-site requests -------------------------------------------------------------------
-def test_unsafe_requests_from_a_foreign_origin_are_forbidden(live_server: str) -> None:
-    host = Guest(live_server, "Sited")
+def test_unsafe_requests_from_a_foreign_origin_are_forbidden(backend_server: str) -> None:
+    host = Guest(backend_server, "Sited")
     room = {"game": "abstrac", "seats": 2}
-    own = urlsplit(live_server)
+    own = urlsplit(backend_server)
     for headers in (
         {"Origin": "http://evil.example"},
         {"Origin": "null"},
         {"Origin": f"https://{own.netloc}"},  # another scheme is another origin
         {"Origin": f"http://{own.hostname}:{own.port + 1}"},
         {"Referer": "http://evil.example/page"},
-        {"Origin": live_server, "X-Forwarded-Proto": "https"},
+        {"Origin": backend_server, "X-Forwarded-Proto": "https"},
     ):
         answer = host.http.post("/api/rooms", json=room, headers=headers)
         assert answer.status_code == 403, (headers, answer.text)
         assert answer.json()["error"]["code"] == "forbidden_origin", headers
     for headers in (
         {},
-        {"Origin": live_server},
-        {"Origin": live_server.upper()},
-        {"Referer": f"{live_server}/"},
+        {"Origin": backend_server},
+        {"Origin": backend_server.upper()},
+        {"Referer": f"{backend_server}/"},
         {"Origin": f"https://{own.netloc}", "X-Forwarded-Proto": "https"},
         {"Origin": "http://cards.example", "Host": "cards.example:80"},
     ):
@@ -216,8 +216,8 @@ def test_unsafe_requests_from_a_foreign_origin_are_forbidden(live_server: str) -
     assert host.http.get("/api/me", headers={"Origin": "http://evil.example"}).status_code == 200
 
 
-def test_unsafe_requests_with_a_body_must_send_json(live_server: str) -> None:
-    host = Guest(live_server, "Typed")
+def test_unsafe_requests_with_a_body_must_send_json(backend_server: str) -> None:
+    host = Guest(backend_server, "Typed")
     room_id = host.create_room()["id"]
     for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
         for path in ("/api/players", f"/api/rooms/{room_id}/seats/0"):
@@ -236,10 +236,10 @@ def test_unsafe_requests_with_a_body_must_send_json(live_server: str) -> None:
     assert typed.status_code == 201
 
 
-def test_pages_cannot_be_framed_and_nothing_is_sniffed(live_server: str) -> None:
+def test_pages_cannot_be_framed_and_nothing_is_sniffed(backend_server: str) -> None:
     # the lobby, the history, and pages that name nothing (a 404 page is a page too)
     for page in ("/", "/matches", "/matches/1", "/players/1", "/rooms/abc", "/nowhere"):
-        answer = httpx.get(f"{live_server}{page}")
+        answer = httpx.get(f"{backend_server}{page}")
         assert answer.status_code in (200, 404), page
         assert answer.headers["content-type"].startswith("text/html"), page
         policy = answer.headers["content-security-policy"]
@@ -247,5 +247,5 @@ def test_pages_cannot_be_framed_and_nothing_is_sniffed(live_server: str) -> None
         assert answer.headers["x-frame-options"] == "SAMEORIGIN"
         assert answer.headers["x-content-type-options"] == "nosniff"
     for path in ("/api/games", "/static/js/api.js", "/api/rooms/none", "/healthz", "/nowhere"):
-        answer = httpx.get(f"{live_server}{path}")
+        answer = httpx.get(f"{backend_server}{path}")
         assert answer.headers["x-content-type-options"] == "nosniff", path

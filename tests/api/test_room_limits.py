@@ -16,7 +16,7 @@ OPEN_ROOMS, BOT_MATCHES = 3, 1
 
 
 @pytest.fixture
-def capped(tmp_path: Path) -> Iterator[ServerProcess]:
+def capped(tmp_path: Path, backend: str) -> Iterator[ServerProcess]:
     with private_server(
         tmp_path,
         {
@@ -24,6 +24,7 @@ def capped(tmp_path: Path) -> Iterator[ServerProcess]:
             "CARDROOM_MAX_BOT_MATCHES": str(BOT_MATCHES),
             "CARDROOM_BOT_DELAY_MS": "60000",  # the bots' matches stay running
         },
+        backend=backend,
     ) as process:
         yield process
 
@@ -59,8 +60,8 @@ def test_a_host_runs_few_matches_of_bots_alone(capped: ServerProcess) -> None:
     assert host.post(f"/api/rooms/{rooms[1]}/start").status_code == 200
 
 
-def test_a_match_of_other_rules_is_not_replayed_with_these(tmp_path: Path) -> None:
-    with private_server(tmp_path, {"CARDROOM_BOT_DELAY_MS": "0"}) as server:
+def test_a_match_of_other_rules_is_not_replayed_with_these(tmp_path: Path, backend: str) -> None:
+    with private_server(tmp_path, {"CARDROOM_BOT_DELAY_MS": "0"}, backend=backend) as server:
         host = Guest(server.url, "Host")
         room = host.post("/api/play-now", {"game": "abstrac", "level": "easy"}).json()
         match_id = room["match_id"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from tests.clients import Guest
 
 
-def test_abspecken_first_roller_past_the_table_is_refused_at_creation(live_server: str) -> None:
+def test_abspecken_first_roller_past_the_table_is_refused_at_creation(backend_server: str) -> None:
     """It was accepted; the start then answered 500 and left the room "playing"."""
-    host = Guest(live_server, "Host")
+    host = Guest(backend_server, "Host")
     refused = host.post(
         "/api/rooms", {"game": "abspecken", "seats": 2, "options": {"first_roller": 2}}
     )

@@ -20,8 +20,8 @@ def _room(guest: Guest, room_id: str) -> dict[str, Any]:
     return answer.json()
 
 
-def test_one_player_racing_for_every_seat_gets_exactly_one(live_server: str) -> None:
-    player = Guest(live_server, "Greedy")
+def test_one_player_racing_for_every_seat_gets_exactly_one(backend_server: str) -> None:
+    player = Guest(backend_server, "Greedy")
     for _ in range(TRIALS):
         room_id = player.create_room("absolute", 4)["id"]
         answers = run_on_own_loop(
@@ -36,8 +36,8 @@ def test_one_player_racing_for_every_seat_gets_exactly_one(live_server: str) -> 
         assert [s["player"]["id"] for s in seats if s["player"]] == [player.id]
 
 
-def test_a_start_racing_a_leave_never_plays_with_an_empty_seat(live_server: str) -> None:
-    host, guest = Guest(live_server, "Host"), Guest(live_server, "Leaver")
+def test_a_start_racing_a_leave_never_plays_with_an_empty_seat(backend_server: str) -> None:
+    host, guest = Guest(backend_server, "Host"), Guest(backend_server, "Leaver")
     for _ in range(2 * TRIALS):
         room_id, started = race_start_and_leave(host, guest)
         room = _room(host, room_id)
@@ -47,8 +47,8 @@ def test_a_start_racing_a_leave_never_plays_with_an_empty_seat(live_server: str)
             assert room["status"] == "waiting" and room["seats"][1]["player"] is None
 
 
-def test_unknown_rooms_leave_nothing_in_memory(live_server: str) -> None:
-    guest = Guest(live_server, "Prober")
+def test_unknown_rooms_leave_nothing_in_memory(backend_server: str) -> None:
+    guest = Guest(backend_server, "Prober")
     before = guest.http.get("/healthz").json()
     asked = [(guest, "GET", f"/api/rooms/unknown{i}") for i in range(200)]
     answers = run_on_own_loop(together(*asked))

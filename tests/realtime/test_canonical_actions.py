@@ -33,10 +33,10 @@ def started_abstrac(base_url: str) -> tuple[Guest, Guest, str, dict[int, RoomSoc
     return host, guest, room_id, sockets, first
 
 
-def test_a_nested_action_is_refused_and_the_match_goes_on(live_server: str) -> None:
+def test_a_nested_action_is_refused_and_the_match_goes_on(backend_server: str) -> None:
     """300 levels deep: under the database's encoder's limit, past the socket's. Once it
     froze the room: every state frame since failed to encode (reconnects got 1011)."""
-    host, guest, room_id, sockets, first = started_abstrac(live_server)
+    host, guest, room_id, sockets, first = started_abstrac(backend_server)
     seat = first["to_act"][0]
     mover, other = sockets[seat], sockets[1 - seat]
     legal = mover.state_at(0)["legal"][0]
@@ -58,9 +58,9 @@ def test_a_nested_action_is_refused_and_the_match_goes_on(live_server: str) -> N
     assert after[1 - turn].state_at(2)["last"]["seat"] == turn
 
 
-def test_padding_and_wrong_types_are_refused_and_last_is_canonical(live_server: str) -> None:
+def test_padding_and_wrong_types_are_refused_and_last_is_canonical(backend_server: str) -> None:
     """Unknown keys up to the frame limit were stored and sent to every viewer in ``last``."""
-    _, _, _, sockets, first = started_abstrac(live_server)
+    _, _, _, sockets, first = started_abstrac(backend_server)
     seat = first["to_act"][0]
     mover, other = sockets[seat], sockets[1 - seat]
     legal = mover.state_at(0)["legal"][0]
@@ -80,12 +80,12 @@ def test_padding_and_wrong_types_are_refused_and_last_is_canonical(live_server: 
     assert [m["seq"] for m in other.received if m["type"] == "state"] == [0, 1]
 
 
-def test_poisoned_moves_leave_the_server_serving(tmp_path: Path) -> None:
+def test_poisoned_moves_leave_the_server_serving(tmp_path: Path, backend: str) -> None:
     """200 moves nested deep or padded, spread over fresh rooms, while other rooms play: the
     lobby still answers at once and every other match is played to its end. Once each such
     move cost the database pool a connection for good (503 for every request), and on
     Postgres the moves of other rooms in its batch."""
-    with private_server(tmp_path, {"CARDROOM_BOT_DELAY_MS": "0"}) as server:
+    with private_server(tmp_path, {"CARDROOM_BOT_DELAY_MS": "0"}, backend=backend) as server:
         url = server.url
         players = [Guest(url, f"P{n}") for n in range(2)]
         bystanders = [open_table([player], "abstrac", ("easy",)) for player in players]

@@ -25,10 +25,10 @@ def answer_to_chat(sock: RoomSocket) -> dict[str, Any]:
             return message
 
 
-def test_upgrades_compare_the_origins_scheme_too(live_server: str) -> None:
-    host = Guest(live_server, "Schemer")
+def test_upgrades_compare_the_origins_scheme_too(backend_server: str) -> None:
+    host = Guest(backend_server, "Schemer")
     room_id = host.create_room()["id"]
-    netloc = urlsplit(live_server).netloc
+    netloc = urlsplit(backend_server).netloc
     for headers in (
         {"Origin": f"https://{netloc}"},
         {"Origin": f"http://{netloc}", "X-Forwarded-Proto": "https"},
@@ -46,8 +46,8 @@ def test_upgrades_compare_the_origins_scheme_too(live_server: str) -> None:
         sock.close()
 
 
-def test_chat_refuses_control_and_invisible_characters(live_server: str) -> None:
-    host = Guest(live_server, "Chatter")
+def test_chat_refuses_control_and_invisible_characters(backend_server: str) -> None:
+    host = Guest(backend_server, "Chatter")
     sock = host.socket(host.create_room()["id"])
     sock.expect("hello")
     for char in INVISIBLE:
@@ -64,10 +64,10 @@ def test_chat_refuses_control_and_invisible_characters(live_server: str) -> None
         assert answer["type"] == "chat" and answer["text"] == shown, sent
 
 
-def test_names_refuse_the_same_characters(live_server: str) -> None:
+def test_names_refuse_the_same_characters(backend_server: str) -> None:
     for char in INVISIBLE:
-        answer = httpx.post(f"{live_server}/api/players", json={"name": f"Ev{char}e"})
+        answer = httpx.post(f"{backend_server}/api/players", json={"name": f"Ev{char}e"})
         assert answer.status_code == 422, hex(ord(char))
         assert answer.json()["error"]["code"] == "invalid_name"
-    spaced = httpx.post(f"{live_server}/api/players", json={"name": "Ada\u2028\nLovelace"})
+    spaced = httpx.post(f"{backend_server}/api/players", json={"name": "Ada\u2028\nLovelace"})
     assert spaced.json()["name"] == "Ada Lovelace"

@@ -1,14 +1,11 @@
-"""A real database for the store's tests: SQLite (a temp file) always, and a fresh Postgres
-database when CARDROOM_TEST_DATABASE_URL names a server."""
+"""Helpers for the store's tests (their database is ``tests/app/conftest.py``'s)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections.abc import Coroutine, Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -17,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.engine import make_engine
 from app.db.migrate import upgrade_to_head
 from app.db.store import Store, open_store
-from tests.server import fresh_database
 
 T = TypeVar("T")
 
@@ -39,17 +35,6 @@ def room_row(room_id: str, **extra: object) -> dict[str, object]:
         "updated_at": NOW,
         **extra,
     }
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'store.db'}"
-        return
-    if not os.environ.get("CARDROOM_TEST_DATABASE_URL"):
-        pytest.skip("no Postgres: CARDROOM_TEST_DATABASE_URL is not set")
-    with fresh_database(tmp_path) as url:
-        yield url
 
 
 class LoopThread:
