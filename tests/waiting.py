@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -26,3 +27,12 @@ async def until_waiting_on_a_lock(db: AsyncEngine) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"nothing waited for a lock within {WAIT_LIMIT_S} s")
         await asyncio.sleep(0.01)
+
+
+def until(shown: Callable[[], bool], what: str, limit_s: float = WAIT_LIMIT_S) -> None:
+    """Return once ``shown()`` is true; fail with ``what`` past the limit."""
+    deadline = time.monotonic() + limit_s
+    while not shown():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} did not happen within {limit_s} s")
+        time.sleep(0.02)

@@ -1,4 +1,5 @@
-"""What one player may hold at once, and matches stored under other rules, over real HTTP."""
+"""What one player may hold at once, how long an unused room stays in memory, and matches
+stored under other rules, over real HTTP."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.api.play import play_bots
 from tests.clients import Guest
 from tests.races import together
 from tests.server import ServerProcess, private_server, run_on_own_loop, run_sql
+from tests.waiting import until
 
 OPEN_ROOMS, BOT_MATCHES = 3, 1
 
@@ -81,3 +84,30 @@ def test_a_match_of_other_rules_is_not_replayed_with_these(tmp_path: Path, backe
         assert replay.status_code == 409 and replay.json()["error"]["code"] == "rules_changed"
         again = host.post(f"/api/rooms/{room['id']}/rematch")
         assert again.status_code == 200 and again.json()["status"] == "playing"
+
+
+def test_idle_rooms_leave_memory_and_come_back_from_the_database(
+    tmp_path: Path, backend: str
+) -> None:
+    """Every room ever loaded stayed in memory until a restart."""
+    env = {"CARDROOM_ROOM_IDLE_SECONDS": "0.5", "CARDROOM_BOT_DELAY_MS": "0"}
+    with private_server(tmp_path, env, backend=backend) as server:
+        host = Guest(server.url, "Host")
+        waiting = host.create_room("abstrac", 2)["id"]
+        host.post(f"/api/rooms/{waiting}/seats/1").raise_for_status()
+        match_id = play_bots(host, "abstrac", ("easy", "easy"))
+        finished = host.http.get(f"/api/matches/{match_id}").json()["room_id"]
+        before = {room: host.http.get(f"/api/rooms/{room}").json() for room in (waiting, finished)}
+
+        def in_memory() -> int:
+            return host.http.get("/healthz").json()["rooms_in_memory"]
+
+        until(lambda: in_memory() == 0, "the idle rooms' eviction")
+        for room, seen in before.items():
+            assert host.http.get(f"/api/rooms/{room}").json() == seen
+        assert in_memory() == 2
+        sock = host.socket(finished)
+        assert sock.expect("hello")["you"]["seat"] is None
+        final = sock.expect("state")
+        assert final["over"] and final["match_id"] == match_id
+        sock.close()
