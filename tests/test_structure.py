@@ -81,3 +81,31 @@ def test_imports_go_one_way() -> None:
     assert [(m, t) for m, imported in graph.items() for t in imported if _upward(m, t)] == []
     assert _upward("app.db.rooms", "app.rooms.lifecycle")  # the check itself can fail
     assert _upward("app.api.rooms", "app.realtime.hub")
+
+
+GAME_JOBS = {"cards", "actions", "rules", "scoring", "view", "determinize", "bots", "engine"}
+"""The modules every game package has, one job each (docs/architecture.md)."""
+
+
+def test_every_game_package_names_the_same_jobs_with_the_same_files() -> None:
+    packages = sorted(p.parent for p in ROOT.glob("games/*/__init__.py"))
+    assert len(packages) == 5
+    for package in packages:
+        modules = {p.stem: p for p in package.glob("*.py")}
+        assert modules.keys() >= GAME_JOBS, package.name
+        for name, path in modules.items():
+            body = ast.parse(path.read_text()).body
+            code = [n for n in body if not isinstance(n, ast.Expr | ast.Import | ast.ImportFrom)]
+            # a module of its own holds code, never a placeholder made to match the others
+            assert code or name == "__init__", f"{package.name}.{name} is empty"
+        engine = ast.parse(modules["engine"].read_text())
+        names = {
+            target.id
+            for node in engine.body
+            if isinstance(node, ast.Assign)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        classes = [node.name for node in engine.body if isinstance(node, ast.ClassDef)]
+        assert {"META", "ENGINE"} <= names, package.name
+        assert any(c.endswith("Engine") for c in classes), package.name
