@@ -109,9 +109,10 @@ class Services:
         return services
 
     async def stop(self) -> None:
-        for task in (self.resuming, self.sweeping):
-            if task is not None:
-                task.cancel()
+        tasks = [task for task in (self.resuming, self.sweeping) if task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         await self.manager.close()
         await self.reviews.close()
         await self.broker.stop()

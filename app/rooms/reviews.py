@@ -171,8 +171,10 @@ class Reviews:
         return self._pool
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        task, self._task = self._task, None
+        if task is not None:  # ended before the database it may be writing to is closed
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
         pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

@@ -4,6 +4,8 @@ test gives it."""
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -32,8 +34,25 @@ def with_services(
             return await work(services)
         finally:
             await services.stop()
+            await none_left_running()
 
     return run_on_own_loop(run())
+
+
+async def none_left_running(limit_s: float = 10.0) -> None:
+    """After ``Services.stop``, every task still on the loop (a message being published, say)
+    ends when cancelled. One that does not would hang ``asyncio.run`` for ever: fail instead,
+    naming it and where it waits."""
+    left = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in left:
+        task.cancel()
+    if not left:
+        return
+    _, stuck = await asyncio.wait(left, timeout=limit_s)
+    if stuck:
+        where = f"tasks that outlive Services.stop and its cancel: {stuck!r}"
+        print(where, file=sys.__stderr__)  # asyncio.run still waits for them: said at once
+        raise AssertionError(where)
 
 
 async def new_player(services: Services, name: str) -> PlayerRecord:
