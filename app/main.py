@@ -42,7 +42,8 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
         logging.getLogger(server_log).addFilter(REDACT_QUERY_TOKENS)
     app = FastAPI(title="cardroom", lifespan=lifespan)
     install_error_handlers(app, not_found_page=pages.not_found_page)
-    for module in (players, accounts, sessions, passkeys, games, rooms, matches, ratings):
+    # the routers are tried in this order: the rooms' (every seat, start and rematch) first
+    for module in (rooms, players, games, matches, ratings, accounts, sessions, passkeys):
         app.include_router(module.router)
     app.include_router(rooms.play_router)
     app.include_router(pages.router)

@@ -3,7 +3,6 @@ scripts and cannot be framed by another site."""
 
 from __future__ import annotations
 
-from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 PAGE_POLICY = "; ".join(
@@ -21,6 +20,13 @@ PAGE_POLICY = "; ".join(
 )
 
 
+NOSNIFF = (b"x-content-type-options", b"nosniff")
+PAGE_HEADERS = (
+    (b"content-security-policy", PAGE_POLICY.encode()),
+    (b"x-frame-options", b"SAMEORIGIN"),
+)
+
+
 class SecurityHeaders:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -32,11 +38,11 @@ class SecurityHeaders:
 
         async def send_headed(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                headers["X-Content-Type-Options"] = "nosniff"
-                if headers.get("content-type", "").startswith("text/html"):
-                    headers["Content-Security-Policy"] = PAGE_POLICY
-                    headers["X-Frame-Options"] = "SAMEORIGIN"
+                # the raw list, not MutableHeaders: this runs on every answer of the API
+                headers = message["headers"] = list(message.get("headers", ()))
+                headers.append(NOSNIFF)
+                if any(k == b"content-type" and v.startswith(b"text/html") for k, v in headers):
+                    headers.extend(PAGE_HEADERS)
             await send(message)
 
         await self.app(scope, receive, send_headed)
