@@ -165,7 +165,9 @@ class RoomManager:
             await self._set_aside(runtime, match, "rules_changed")
             return
         snapshot = await self.store.load_snapshot(match_id)
-        moves = await self.store.load_moves(match_id, snapshot[0] if snapshot else 0)
+        # from the snapshot's own move on: it is the table's last move, and its time starts
+        # the turn that follows
+        moves = await self.store.load_moves(match_id, max(0, snapshot[0] - 1) if snapshot else 0)
         try:
             runtime.load_match(match, snapshot, moves)
         except Exception:  # the engine cannot rebuild it: the room must not stay wedged

@@ -75,6 +75,11 @@ class RoomRuntime:
         self.played_for.clear()
         self.drop_rematch()
         self.absent_since.clear()
+        if snapshot is not None and moves and moves[0].seq == self.seq:
+            made, moves = moves[0], moves[1:]  # the snapshot's own move, already in its state
+            self.last = (made.seat, made.action)
+            self._note_stand_in(made.seat, made.action, made.stand_in)
+            self.changed_at = aware(made.at)
         self.catch_up(moves)
 
     def advance(

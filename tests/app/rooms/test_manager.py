@@ -144,3 +144,39 @@ def test_a_match_its_engine_cannot_rebuild_is_aborted_not_wedged(database_url: s
     room, outcome = with_services(database_url, reopen, bot_delay_ms=60_000)
     assert room["status"] == "finished"
     assert outcome["termination"] == "aborted" and outcome["detail"] == {"reason": "cannot_rebuild"}
+
+
+def test_a_match_reloaded_at_a_snapshot_knows_its_last_move_and_when_it_was_made(
+    database_url: str,
+) -> None:
+    """Reloaded from a snapshot with no move after it, a room forgot its last move (``last``
+    was null) and counted the turn from the match's start."""
+
+    async def play(services: Services) -> tuple[str, int, tuple[int, Any]]:
+        manager = services.manager
+        host, guest = await new_player(services, "Host"), await new_player(services, "Guest")
+        room = await manager.create_room(host, game="abstrac", seats=2, options=None, private=False)
+        await manager.take_seat(room["id"], 0, host)
+        await manager.take_seat(room["id"], 1, guest)
+        await manager.start(room["id"], host)
+        runtime = await manager.runtime(room["id"])
+        players = {0: host.id, 1: guest.id}
+        for seq in range(4):  # a snapshot every 4 moves: the fourth is the snapshot's
+            (seat,) = runtime.to_act()
+            action = runtime.engine.legal_actions(runtime.state, seat)[0]
+            await manager.submit(room["id"], players[seat], action, seq)
+        assert runtime.match is not None and runtime.last is not None
+        return room["id"], runtime.match.id, runtime.last
+
+    async def reload(services: Services, room_id: str) -> tuple[Any, Any, Any, Any]:
+        runtime = await services.manager.runtime(room_id)
+        assert runtime.match is not None
+        (fourth,) = await services.store.load_moves(runtime.match.id, 3)
+        return runtime.seq, runtime.last, runtime.changed_at, fourth.at
+
+    room_id, _, last = with_services(database_url, play, snapshot_every=4)
+    seq, reloaded_last, changed_at, made_at = with_services(
+        database_url, lambda services: reload(services, room_id), snapshot_every=4
+    )
+    assert seq == 4 and reloaded_last == last
+    assert changed_at is not None and changed_at.timestamp() == made_at.timestamp()
