@@ -7,25 +7,35 @@ from typing import Any
 
 import httpx
 
-from tests.clients import Guest
+from tests.clients import PLAIN, Guest
 from tests.server import run_on_own_loop
 
 Request = tuple[Guest, str, str] | tuple[Guest, str, str, Any]
 
 
 async def together(*requests: Request) -> list[httpx.Response]:
-    """Send the requests (guest, method, path and maybe a JSON body) at once, each on a client
-    of its own, and wait for every answer."""
+    """Send the requests (guest, method, path and maybe a JSON body) at once, each on a
+    connection of its own, and wait for every answer (one client a guest, whose pool opens as
+    many connections as are asked)."""
+    clients: dict[int, httpx.AsyncClient] = {}
+    for guest, *_ in requests:
+        if id(guest) not in clients:
+            clients[id(guest)] = httpx.AsyncClient(
+                base_url=guest.base_url,
+                headers={"Authorization": f"Bearer {guest.token}"},
+                timeout=20,
+                limits=httpx.Limits(max_connections=None, max_keepalive_connections=0),
+                verify=PLAIN,
+            )
 
     async def send(guest: Guest, method: str, path: str, body: Any = None) -> httpx.Response:
-        async with httpx.AsyncClient(
-            base_url=guest.base_url,
-            headers={"Authorization": f"Bearer {guest.token}"},
-            timeout=20,
-        ) as client:
-            return await client.request(method, path, json=body)
+        return await clients[id(guest)].request(method, path, json=body)
 
-    return list(await asyncio.gather(*(send(*r) for r in requests)))
+    try:
+        return list(await asyncio.gather(*(send(*r) for r in requests)))
+    finally:
+        for client in clients.values():
+            await client.aclose()
 
 
 def race_start_and_leave(host: Guest, guest: Guest) -> tuple[str, bool]:

@@ -22,6 +22,8 @@ import asyncpg
 import httpx
 from sqlalchemy.engine import make_url
 
+from tests.clients import PLAIN
+
 T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,7 +112,7 @@ class ServerProcess:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                if httpx.get(f"{self.url}/healthz", timeout=1, verify=PLAIN).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
