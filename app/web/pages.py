@@ -4,7 +4,9 @@ same lookups the API makes); a page that names nothing answers the 404 page."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -25,6 +27,12 @@ TEMPLATES_DIR = REPO_ROOT / "templates"
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+
+
+def page(path: str, *, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A page answers GET and HEAD alike (monitors and link checkers ask with HEAD)."""
+    return router.api_route(path, methods=["GET", "HEAD"], name=name)
+
 
 # Paths that are not pages: their errors stay JSON (app.api.errors).
 NOT_PAGES = ("/api", "/ws", "/static", "/healthz")
@@ -73,13 +81,13 @@ def parse_id(text: str) -> int | None:
     return number if 1 <= number <= LARGEST_ID else None
 
 
-@router.get("/", name="lobby")
+@page("/", name="lobby")
 async def lobby(request: Request) -> HTMLResponse:
     games = [engine.info for engine in REGISTRY.values()]
     return templates.TemplateResponse(request, "lobby.html", {"page": "lobby", "games": games})
 
 
-@router.get("/games/{game_id}", name="rules")
+@page("/games/{game_id}", name="rules")
 async def rules(request: Request, game_id: str) -> Response:
     engine = REGISTRY.get(game_id)
     if engine is None:
@@ -97,7 +105,7 @@ async def rules(request: Request, game_id: str) -> Response:
     )
 
 
-@router.get("/rooms/{room_id}", name="room")
+@page("/rooms/{room_id}", name="room")
 async def room(request: Request, room_id: str) -> Response:
     try:
         await services_of(request).manager.room(room_id)
@@ -108,12 +116,12 @@ async def room(request: Request, room_id: str) -> Response:
     return templates.TemplateResponse(request, "room.html", {"page": "room", "room_id": room_id})
 
 
-@router.get("/matches", name="matches")
+@page("/matches", name="matches")
 async def matches(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "matches.html", {"page": "matches"})
 
 
-@router.get("/matches/{match_id}", name="match")
+@page("/matches/{match_id}", name="match")
 async def match(request: Request, match_id: str) -> Response:
     number = parse_id(match_id)
     if number is None or await match_summary(services_of(request).db, number) is None:
@@ -123,7 +131,7 @@ async def match(request: Request, match_id: str) -> Response:
     )
 
 
-@router.get("/players/{player_id}", name="player")
+@page("/players/{player_id}", name="player")
 async def player(request: Request, player_id: str) -> Response:
     number = parse_id(player_id)
     if number is None or await player_by_id(services_of(request).db, number) is None:
@@ -133,16 +141,16 @@ async def player(request: Request, player_id: str) -> Response:
     )
 
 
-@router.get("/signin", name="signin")
+@page("/signin", name="signin")
 async def signin(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "signin.html", {"page": "account"})
 
 
-@router.get("/account/new", name="claim")
+@page("/account/new", name="claim")
 async def claim(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "claim.html", {"page": "account"})
 
 
-@router.get("/account", name="account")
+@page("/account", name="account")
 async def account(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "account.html", {"page": "account"})

@@ -249,3 +249,12 @@ def test_pages_cannot_be_framed_and_nothing_is_sniffed(backend_server: str) -> N
     for path in ("/api/games", "/static/js/api.js", "/api/rooms/none", "/healthz", "/nowhere"):
         answer = httpx.get(f"{backend_server}{path}")
         assert answer.headers["x-content-type-options"] == "nosniff", path
+
+
+def test_pages_answer_head_as_get(backend_server: str) -> None:
+    """A monitor or a link checker asks with HEAD: a page answered 405."""
+    for page in ("/", "/matches", "/games/abstrac", "/signin", "/nowhere"):
+        got, head = httpx.get(f"{backend_server}{page}"), httpx.head(f"{backend_server}{page}")
+        assert head.status_code == got.status_code and head.content == b"", page
+        for name in ("content-type", "content-security-policy", "x-frame-options"):
+            assert head.headers[name] == got.headers[name], (page, name)
