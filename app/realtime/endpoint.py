@@ -26,6 +26,7 @@ from app.realtime.protocol import (
     ActionMessage,
     BadMessage,
     ChatMessage,
+    RematchMessage,
     encode,
     error,
     parse,
@@ -225,6 +226,13 @@ async def _handle(frame: str | bytes, connection: Connection, services: Services
             )
         except ActionRefused as refused:
             connection.send(error(refused.code, refused.message, request.ref))
+        except RoomError as refused:
+            connection.send(error(refused.code, refused.message, request.ref))
+    elif isinstance(request, RematchMessage):
+        try:
+            await services.manager.rematch(
+                connection.room_id, connection.player, accept=request.accept
+            )
         except RoomError as refused:
             connection.send(error(refused.code, refused.message, request.ref))
     elif isinstance(request, ChatMessage):

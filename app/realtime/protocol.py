@@ -30,11 +30,20 @@ class ChatMessage:
 
 
 @dataclass(frozen=True)
+class RematchMessage:
+    """Propose or accept a rematch (``accept``), or decline one: what
+    ``POST``/``DELETE /api/rooms/{id}/rematch`` do, over the socket the table already has."""
+
+    accept: bool
+    ref: str | int | None
+
+
+@dataclass(frozen=True)
 class PingMessage:
     pass
 
 
-ClientMessage = ActionMessage | ChatMessage | PingMessage
+ClientMessage = ActionMessage | ChatMessage | RematchMessage | PingMessage
 
 
 def parse(frame: str | bytes) -> ClientMessage:
@@ -56,15 +65,26 @@ def parse(frame: str | bytes) -> ClientMessage:
         except UnfitText as unfit:
             raise BadMessage(str(unfit)) from None
     if kind == "action":
-        action, seq, ref = data.get("action"), data.get("seq"), data.get("ref")
+        action, seq = data.get("action"), data.get("seq")
         if not isinstance(action, dict):
             raise BadMessage("An action message needs an 'action' object.")
         if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
             raise BadMessage("'seq' must be a whole number.")
-        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, str | int)):
-            raise BadMessage("'ref' must be a string or a number.")
-        return ActionMessage(action, seq, ref)
+        return ActionMessage(action, seq, _ref(data))
+    if kind == "rematch":
+        accept = data.get("accept", True)
+        if not isinstance(accept, bool):
+            raise BadMessage("'accept' must be true or false.")
+        return RematchMessage(accept, _ref(data))
     raise BadMessage(f"Unknown message type {kind[:40]!r}.")
+
+
+def _ref(data: dict[str, Any]) -> str | int | None:
+    """The message's ``ref``, echoed in an error that answers it."""
+    ref = data.get("ref")
+    if ref is not None and (isinstance(ref, bool) or not isinstance(ref, str | int)):
+        raise BadMessage("'ref' must be a string or a number.")
+    return ref
 
 
 def error(code: ErrorCode, message: str, ref: str | int | None = None) -> str:

@@ -13,11 +13,11 @@ answered by one JSON line on stdout:
 - ``stop``    stop playing, close everything, exit
 
 Two modes. ``cardroom``: seated clients play whole matches, each sending a random legal
-action as soon as its own ``state`` says it is to act (or after a think time), the host calls
-the rematch when a match ends; watchers only receive. ``echo`` (the floor): the same rooms,
-seats and watchers on ``/echo``; a move is the mover sending an action-sized frame while every
-other member of the room sends a state-sized one, so each member receives one frame per move as
-in cardroom; the next seat moves when its own echo is back.
+action as soon as its own ``state`` says it is to act (or after a think time), and every seat
+asks for the rematch over its socket when a match ends; watchers only receive. ``echo`` (the
+floor): the same rooms, seats and watchers on ``/echo``; a move is the mover sending an
+action-sized frame while every other member of the room sends a state-sized one, so each member
+receives one frame per move as in cardroom; the next seat moves when its own echo is back.
 
 Times are ``time.perf_counter`` (CLOCK_MONOTONIC), so every figure of one room is taken on one
 clock: a room's clients always live in the same process.
@@ -45,6 +45,7 @@ STALL_TIMEOUT = 10.0  # a room with no new state for that long (plus 3 think tim
 SETUP_CONCURRENCY = 32
 CONNECT_CONCURRENCY = 64
 MAX_RECONNECTS = 5
+REMATCH = orjson.dumps({"type": "rematch"}).decode()
 
 
 class Stats:
@@ -139,14 +140,14 @@ class Room:
         self.t_over = 0.0
         self.progress = now()
         self.counted_over: int | None = None
-        self.http: HttpLink | None = None  # the host's, for rematches
+        self.http: HttpLink | None = None  # the host's, for the first start
         # echo
         self.k = 0
         self.movers: dict[int, tuple[Conn, float, bool]] = {}
 
 
 class HttpLink:
-    """One keep-alive HTTP/1.1 connection of a room's host, for its rematches.
+    """One keep-alive HTTP/1.1 connection of a room's host, for the start of its first match.
 
     httpx, in a client loop busy with a thousand sockets, took seconds a request at 500 rooms
     (3.3 s at p50 for a rematch the server handled in 28 ms; /healthz answered another process
@@ -467,26 +468,13 @@ class Driver:
         self.stats.error(f"ws:{code}")
 
     async def _rematch(self, room: Room, match: int) -> None:
-        """Every seated player agrees to the rematch (issue 24: it starts when all have)."""
-        seated = [conn for conn in room.conns if conn.seat is not None]
-        for attempt in range(5):
-            if self.stopping:
-                return
-            assert room.http is not None
-            try:
-                for conn in seated:
-                    status, _ = await room.http.post(f"/api/rooms/{room.id}/rematch", conn.token)
-                    if status != 200:
-                        break
-            except (OSError, asyncio.IncompleteReadError) as error:
-                self.stats.error(f"http:{type(error).__name__}")
-            else:
-                if status == 200:
-                    return
-                self.stats.error(f"http:rematch {status}")
-            await asyncio.sleep(0.05 * (attempt + 1))
-        if room.rematch_for == match:
-            room.rematch_for = None  # the watchdog will try again
+        """Every seated player agrees to the rematch (issue 24: it starts when all have), over
+        its socket, as the table page does; a refusal comes back as an error frame, which
+        ``_on_error`` counts."""
+        for conn in room.conns:
+            if conn.seat is not None and conn.ws is not None and not self.stopping:
+                with contextlib.suppress(ConnectionClosed):
+                    await conn.ws.send(REMATCH)
 
     async def start(self) -> dict[str, Any]:
         self.playing = True

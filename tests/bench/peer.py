@@ -12,7 +12,8 @@ Ours in the same shape: N two-seat Abstrac rooms (target 50: about 14 moves a ma
 row draft has about 12), no watchers, server pinned to CPU 0 and clients to CPU 1, every move
 committed to Postgres before it is acknowledged, a rematch as each match ends. The peer starts
 each new match through its lobby REST API (create + 2 joins) and re-syncs; ours asks for a
-rematch (one REST call). For each N it prints ours, theirs and ours/theirs.
+rematch (every seat says so over its socket: a `rematch` message). For each N it prints ours,
+theirs and ours/theirs.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Fair tables (issue 24), live over real sockets on the suite's database (SQLite, or Postgres
 with CARDROOM_TEST_DATABASE_URL): a leaver's stand-in is shown and he abandons the match, a
-match every human left is not rated, a rematch waits for every human, chat comes back on a
-reconnect and after a restart, and bots have names of their own."""
+match every human left is not rated, a rematch waits for every human (asked for over HTTP or
+the socket), chat comes back on a reconnect and after a restart, and bots have names of their
+own."""
 
 from __future__ import annotations
 
@@ -160,6 +161,38 @@ def test_a_rematch_waits_for_every_human_and_a_decline_clears_it(live_server: st
     assert b.expect("state", seq=0)["match_id"] == started_again["match_id"]
     late = bob.http.delete(f"/api/rooms/{room_id}/rematch")
     assert late.status_code == 409 and late.json()["error"]["code"] == "not_finished"
+
+
+def test_a_rematch_is_asked_for_over_the_socket_as_over_http(live_server: str) -> None:
+    host, bob, room_id = started(live_server, turn_seconds=1, on_absent="forfeit")
+    a, b = host.socket(room_id), bob.socket(room_id)
+    a.send({"type": "rematch", "ref": "r0"})  # the match is still on
+    refused = a.expect("error")
+    assert refused["code"] == "not_finished" and refused["ref"] == "r0"
+    assert host.http.get(f"/api/rooms/{room_id}").json()["rematch"] is None
+    over = a.expect("state", over=True, timeout=5)
+    b.expect("state", over=True, timeout=5)
+    watcher = Guest(live_server, "Fan").socket(room_id)
+    watcher.expect("state")
+    watcher.send({"type": "rematch", "ref": 7})
+    assert watcher.expect("error")["code"] == "forbidden"
+    a.send({"type": "rematch", "accept": "yes"})
+    assert a.expect("error")["code"] == "bad_message"
+
+    a.send({"type": "rematch"})
+    seen = room_until(b, lambda room: room["rematch"] is not None)
+    assert seen["rematch"]["accepted"] == [0] and seen["status"] == "finished"
+    b.send({"type": "rematch", "accept": False})
+    room_until(a, lambda room: room["rematch"] is None)
+    assert host.http.get(f"/api/rooms/{room_id}").json()["status"] == "finished"
+
+    b.send({"type": "rematch"})
+    room_until(a, lambda room: (room["rematch"] or {}).get("accepted") == [1])
+    a.send({"type": "rematch", "accept": True})
+    fresh = b.expect("state", seq=0)
+    assert fresh["match_id"] != over["match_id"] and not fresh["over"]
+    room = host.http.get(f"/api/rooms/{room_id}").json()
+    assert room["status"] == "playing" and room["match_id"] == fresh["match_id"]
 
 
 def test_chat_comes_back_on_a_reconnect_without_the_spectators_channel_for_players(
