@@ -190,11 +190,9 @@ class Hub:
             viewers.sort(key=lambda viewer: viewer[0] != first)  # stable: False sorts first
         # Built once per viewer and move, and not kept: a live room would hold a frame per
         # seat between its moves.
-        frames: dict[Seat | None, str | None] = {}
+        frames = runtime.state_frames({seat for seat, _ in viewers})
         for seat, connection in viewers:
-            if seat not in frames:
-                frames[seat] = runtime.state_frame(seat)
-            frame = frames[seat]
+            frame = frames.get(seat)
             if frame is not None:
                 connection.send(frame)
 

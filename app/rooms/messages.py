@@ -3,6 +3,7 @@ step are both built from these, so both redact a move and word an outcome the sa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from app.db.outcomes import with_termination
@@ -33,26 +34,33 @@ def outcome_at(
     return ended
 
 
-def state_message(
+def state_messages(
     engine: Engine,
     state: State,
-    viewer: Seat | None,
+    viewers: Iterable[Seat | None],
     *,
     match_id: int,
     seq: int,
     last: tuple[Seat, Action] | None,
     outcome: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """The ``state`` message for one viewer (design section 4), without its deadlines."""
+) -> dict[Seat | None, dict[str, Any]]:
+    """The ``state`` message for each of ``viewers`` (design section 4), without deadlines.
+    What every viewer is shown alike is worked out once: who is to act, and in a game of perfect
+    information the whole view (no seat changes it: tests/games/test_contract.py)."""
     playing = outcome is None
+    to_act = sorted(engine.to_act(state)) if playing else []
+    shared = engine.view(state, None) if engine.info.perfect_information else None
     return {
-        "type": "state",
-        "match_id": match_id,
-        "seq": seq,
-        "view": engine.view(state, viewer),
-        "to_act": sorted(engine.to_act(state)) if playing else [],
-        "legal": engine.legal_actions(state, viewer) if viewer is not None and playing else [],
-        "last": last_seen(engine, last, viewer),
-        "over": not playing,
-        "outcome": outcome,
+        viewer: {
+            "type": "state",
+            "match_id": match_id,
+            "seq": seq,
+            "view": shared if shared is not None else engine.view(state, viewer),
+            "to_act": to_act,
+            "legal": engine.legal_actions(state, viewer) if viewer is not None and playing else [],
+            "last": last_seen(engine, last, viewer),
+            "over": not playing,
+            "outcome": outcome,
+        }
+        for viewer in viewers
     }

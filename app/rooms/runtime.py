@@ -8,6 +8,7 @@ to act began waiting. Nothing lives only here.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,7 +20,7 @@ from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.outcomes import with_termination
 from app.db.rooms import RoomRecord
 from app.rooms.lifecycle import RoomStatus
-from app.rooms.messages import outcome_at, state_message
+from app.rooms.messages import outcome_at, state_messages
 from app.rooms.rematch import Proposal
 from app.rooms.table import TableSettings
 from games import get_game
@@ -218,31 +219,43 @@ class RoomRuntime:
     # -- messages ----------------------------------------------------------------------
     def state_frame(self, viewer: Seat | None) -> str | None:
         """The ``state`` message for one viewer, serialised."""
-        if self.state is None or self.match is None:
-            return None
-        return orjson.dumps(self.state_message(viewer)).decode()
+        return self.state_frames((viewer,)).get(viewer)
 
-    def state_message(self, viewer: Seat | None) -> dict[str, Any]:
+    def state_frames(self, viewers: Iterable[Seat | None]) -> dict[Seat | None, str]:
+        """The ``state`` message for each of ``viewers``, serialised (none before a match)."""
+        if self.state is None or self.match is None:
+            return {}
+        return {
+            viewer: orjson.dumps(message).decode()
+            for viewer, message in self.state_messages(viewers).items()
+        }
+
+    def state_messages(self, viewers: Iterable[Seat | None]) -> dict[Seat | None, dict[str, Any]]:
         assert self.state is not None and self.match is not None
-        message: dict[str, Any] = state_message(
+        messages = state_messages(
             self.engine,
             self.state,
-            viewer,
+            viewers,
             match_id=self.match.id,
             seq=self.seq,
             last=self.last,
             outcome=self.terminal if self.terminal is not None else self.ended_by_rules(),
         )
         deadlines = self.deadlines()
-        if deadlines:
-            message["deadlines"] = {str(seat): iso(when) for seat, when in deadlines.items()}
-        played = self.played_for.get(viewer) if viewer is not None else None
-        if played and (viewer not in self.away or not self.playing):  # back, or the end
-            message["played_for_you"] = [
-                {"seq": p["seq"], "action": self.engine.redact_action(p["action"], viewer, viewer)}
-                for p in played
-            ]
-        return message
+        stamps = {str(seat): iso(when) for seat, when in deadlines.items()}
+        for viewer, message in messages.items():
+            if stamps:
+                message["deadlines"] = stamps
+            played = self.played_for.get(viewer) if viewer is not None else None
+            if played and (viewer not in self.away or not self.playing):  # back, or the end
+                message["played_for_you"] = [
+                    {
+                        "seq": p["seq"],
+                        "action": self.engine.redact_action(p["action"], viewer, viewer),
+                    }
+                    for p in played
+                ]
+        return messages
 
     def stand_in(self, seat: Seat) -> str | None:
         """The level of the bot playing for ``seat``'s away player, if one does."""

@@ -244,6 +244,18 @@ def test_view_is_invariant_under_determinize(engine: Engine) -> None:
         assert moved > 0, "determinize never moved a hidden card"
 
 
+def test_a_perfect_information_view_is_the_same_for_every_viewer(engine: Engine) -> None:
+    """The server builds such a view once a move for every viewer (app/rooms/messages.py)."""
+    if not engine.info.perfect_information:
+        pytest.skip("views of hidden information differ by seat")
+    for seed in range(4):
+        players = player_counts(engine)[seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, 300 + seed)
+        for state in trace.states:
+            spectator = engine.view(state, None)
+            assert all(engine.view(state, seat) == spectator for seat in range(players))
+
+
 def _cards_of(state: State) -> str:
     without_rng = {k: v for k, v in state.items() if k != "rng"}
     return json.dumps(without_rng, sort_keys=True)

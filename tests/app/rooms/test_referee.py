@@ -181,7 +181,7 @@ def test_a_turn_timer_plays_the_games_fallback_move(database_url: str) -> None:
         (seat,) = runtime.to_act()
         started_at = clock.now()
         assert runtime.deadlines() == {seat: started_at + timedelta(seconds=5)}
-        message = runtime.state_message(seat)
+        message = runtime.state_messages((seat,))[seat]
         assert message["deadlines"] == {str(seat): "2026-01-01T00:00:05Z"}
         assert runtime.state is not None
         fallback = runtime.engine.fallback_action(runtime.state, seat)
