@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from games.abstrac.cards import DECK, RANKS, SUITS, Card
@@ -85,8 +86,10 @@ _SETS = tuple(_set_table(rank) for rank in range(_BLOCK))
 _RUNS = tuple(_run_table(suit) for suit in range(len(SUITS)))
 
 
+@lru_cache(maxsize=1 << 14)
 def _groups_of(mask: int) -> _Groups:
-    """(sets, sequences) of the cards in ``mask``."""
+    """(sets, sequences) of the cards in ``mask``. Kept for the masks seen last: a view groups
+    both collections at every move, and only one of them has changed."""
     sets = tuple(
         found for rank, table in enumerate(_SETS) if (found := table.get(mask >> rank & _RANK_BITS))
     )
