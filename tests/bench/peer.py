@@ -1,7 +1,7 @@
 """cardroom beside the peer (boardgame.io) on the same load shape, measured in one session.
 
     .venv/bin/python -m tests.bench.peer [--rooms 1,100,500] [--seconds 30] [--warmup 5]
-                                         [--sqlite] [--json FILE]
+                                         [--rounds R] [--sqlite] [--json FILE]
 
 The peer's harness is copied at run time from ``../shared/bench-peers/boardgameio`` into a
 temporary folder, installed with ``npm ci`` and run as its README says:
@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import tempfile
 from pathlib import Path
@@ -131,12 +132,43 @@ def table(n: int, ours: Phase, theirs: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _round(peer_dir: Path, n: int, args: argparse.Namespace, *, peer_first: bool) -> dict[str, Any]:
+    """One run of each side with ``n`` rooms, the peer's first or second: on a shared machine
+    the speed of both drifts, and taking turns spreads the drift over both."""
+    cfg = LoadConfig(
+        rooms=n,
+        seats=2,
+        watchers=0,
+        seconds=args.seconds,
+        warmup=args.warmup,
+        postgres=not args.sqlite,
+        pin=True,
+        floor=False,
+    )
+    theirs: dict[str, Any] = {}
+    ours: dict[str, Any] = {}
+    for side in ("peer", "ours") if peer_first else ("ours", "peer"):
+        if side == "peer":
+            theirs = run_peer(peer_dir, n, args.seconds, args.warmup)
+            print(f"peer: {theirs['summary_line']}", flush=True)
+        else:
+            ours = run(cfg)
+            print(report(ours, f"ours, {n} room(s)"), flush=True)
+    return {"rooms": n, "ours": ours, "peer": theirs}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rooms", default="1,100,500")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--sqlite", action="store_true", help="ours on SQLite, not Postgres")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="runs of each side per room count, taken in turn (peer, ours, ours, peer, ...)",
+    )
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     exit_cleanly_on_sigterm()
@@ -145,31 +177,30 @@ def main() -> None:
     counts = [int(n) for n in args.rooms.split(",")]
     if any(not 1 <= n <= 1000 for n in counts):
         raise SystemExit("--rooms: each count 1..1000")
+    if not 1 <= args.rounds <= 9:
+        raise SystemExit("--rounds must be 1..9")
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="peer-") as tmp:
         peer_dir = install_peer(Path(tmp))
         for n in counts:
-            theirs = run_peer(peer_dir, n, args.seconds, args.warmup)
-            print(f"peer: {theirs['summary_line']}", flush=True)
-            cfg = LoadConfig(
-                rooms=n,
-                seats=2,
-                watchers=0,
-                seconds=args.seconds,
-                warmup=args.warmup,
-                postgres=not args.sqlite,
-                pin=True,
-                floor=False,
-            )
-            ours = run(cfg)
-            print(report(ours, f"ours, {n} room(s)"), flush=True)
-            results.append({"rooms": n, "ours": ours, "peer": theirs})
+            for round_ in range(args.rounds):
+                results.append(_round(peer_dir, n, args, peer_first=round_ % 2 == 0))
     print(
         "\n== cardroom vs boardgame.io (peer in memory, ours on "
         f"{'SQLite' if args.sqlite else 'Postgres'}), window {args.seconds:g} s"
     )
     for entry in results:
         print(table(entry["rooms"], entry["ours"]["ours"], entry["peer"]))
+    if args.rounds > 1:
+        print(f"\nours/peer moves/s, the median of {args.rounds} rounds (each in the same minute):")
+        for n in counts:
+            ratios = [
+                e["ours"]["ours"].moves_per_s / e["peer"]["moves_per_s"]
+                for e in results
+                if e["rooms"] == n and e["peer"].get("moves_per_s")
+            ]
+            listed = ", ".join(f"{r:.2f}x" for r in ratios)
+            print(f"  {n} room(s): {statistics.median(ratios):.2f}x ({listed})")
     if args.json:
         Path(args.json).write_bytes(to_json({"peer_comparison": results}))
 
