@@ -68,8 +68,10 @@ const takeSeat = (n) => post(`${base}/seats/${n}`);
 const leaveSeat = (n) => del(`${base}/seats/${n}`);
 const addBot = (n, level) => post(`${base}/seats/${n}/bot`, { level });
 const startMatch = () => post(`${base}/start`);
-const rematch = () => post(`${base}/rematch`);
-const declineRematch = () => del(`${base}/rematch`);
+// A rematch goes over the room's socket when it is open (every viewer, this one too, hears the
+// outcome as a room message; a refusal shows on the table), else over HTTP.
+const rematch = () => (core && core.sendRematch(true) ? null : post(`${base}/rematch`));
+const declineRematch = () => (core && core.sendRematch(false) ? null : del(`${base}/rematch`));
 const claimWin = () => post(`${base}/claim`);
 
 // ---------------------------------------------------------------- rendering

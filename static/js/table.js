@@ -283,6 +283,8 @@ export function openRoom(roomId, {
 
   return {
     sendChat(text) { return socket.send({ type: "chat", text }); },
+    // Propose or accept a rematch (accept), or decline one; false when the socket is not open.
+    sendRematch(accept) { return socket.send({ type: "rematch", accept }); },
     setRoom,
     follow: setFollow,
     close() { socket.close(); clocks.stop(); unmount(); },
