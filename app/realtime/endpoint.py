@@ -224,9 +224,7 @@ async def _handle(frame: str | bytes, connection: Connection, services: Services
             await services.manager.submit(
                 connection.room_id, connection.player.id, request.action, request.seq
             )
-        except ActionRefused as refused:
-            connection.send(error(refused.code, refused.message, request.ref))
-        except RoomError as refused:
+        except (ActionRefused, RoomError) as refused:
             connection.send(error(refused.code, refused.message, request.ref))
     elif isinstance(request, RematchMessage):
         try:
