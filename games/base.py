@@ -16,35 +16,18 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
+from typing import Any, ClassVar, Literal
 
-if TYPE_CHECKING:
-    from games.wire import ActionSchema
-
-State: TypeAlias = dict[str, Any]
-Action: TypeAlias = dict[str, Any]
-Seat: TypeAlias = int
-
-
-class IllegalAction(ValueError):
-    """A well-formed request the rules do not allow; ``message`` is for players."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class MalformedAction(IllegalAction):
-    """An action that is not even of the right shape (missing fields, wrong types)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("malformed_action", message)
-
-
-class InvalidOptions(ValueError):
-    """Room options that the game does not accept."""
-
+# the contract's types and errors live in a leaf module; they are named from here too
+from games.types import (
+    Action,
+    IllegalAction,
+    InvalidOptions,
+    MalformedAction,
+    Seat,
+    State,
+)
+from games.wire import ActionSchema
 
 OptionType = Literal["int", "bool", "choice"]
 
@@ -234,11 +217,11 @@ class Engine:
         >>> ENGINE.apply(state, 1, {"type": "take", "count": 1})
         Traceback (most recent call last):
         ...
-        games.base.IllegalAction: It is not your turn.
+        games.types.IllegalAction: It is not your turn.
         >>> ENGINE.apply(state, 0, {"type": "take", "count": 4})
         Traceback (most recent call last):
         ...
-        games.base.IllegalAction: You must take 1, 2 or 3 cards, not 4.
+        games.types.IllegalAction: You must take 1, 2 or 3 cards, not 4.
         >>> state = ENGINE.apply(state, 0, {"type": "take", "count": 3})
         >>> len(state["taken"][0])
         3

@@ -24,7 +24,8 @@ from typing import Any
 
 from games import REGISTRY
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet, game_bots, info_set
+from games.bots import game_bots, info_set
+from games.policy import GameBots, InfoSet
 from games.search import action_key, ismcts, playout
 
 ACCURATE_MARGIN = 0.02

@@ -28,12 +28,11 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from games.base import Action, Engine, State
-
-if TYPE_CHECKING:
-    from games.bots import GameBots, InfoSet
+from games.base import Engine
+from games.policy import GameBots, InfoSet
+from games.types import Action, State
 
 _CHECK_EVERY = 8
 """Iterations between looks at whether the most visited action can still be caught."""

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from games.base import Action, MalformedAction
+from games.types import Action, MalformedAction
 
 
 def _quote(text: str) -> str:

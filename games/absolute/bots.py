@@ -41,7 +41,7 @@ from games.absolute.cards import (
 )
 from games.absolute.scoring import hand_penalty, score_set
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet, margin_utilities, round_stage
+from games.policy import GameBots, InfoSet, margin_utilities, round_stage
 
 SET_BONUS = 4.0
 """For each of a seat's first three sets: they are what going out needs."""

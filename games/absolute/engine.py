@@ -47,7 +47,7 @@ class AbsoluteEngine(Engine, modules=(actions, determinize, rules, view)):
     >>> ENGINE.apply(state, 1, {"type": "hold"})
     Traceback (most recent call last):
     ...
-    games.base.IllegalAction: Draw a card first, from the deck or the discard pile.
+    games.types.IllegalAction: Draw a card first, from the deck or the discard pile.
     >>> state = ENGINE.apply_unchecked(state, 1, {"type": "draw", "source": "deck"})
     >>> state["phase"], len(state["hands"][1])
     ('play', 6)

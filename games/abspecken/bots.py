@@ -27,7 +27,7 @@ from games.abspecken import phases
 from games.abspecken.actions import sums_for
 from games.abspecken.cards import VALUES, counts_of, pile_points
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet, margin_utilities, round_stage
+from games.policy import GameBots, InfoSet, margin_utilities, round_stage
 
 PIGGY_TOP_AT_MOST = 3
 """Add the Piggy die only while the card it might take back is this low."""

@@ -97,7 +97,7 @@ class AbspeckenEngine(Engine, modules=(act, determinize, rules, view)):
     >>> ENGINE.apply(state, 1, {"type": "pick", "cards": [1, 1]})
     Traceback (most recent call last):
     ...
-    games.base.IllegalAction: Pick exactly 5 cards for your opening hand, not 2.
+    games.types.IllegalAction: Pick exactly 5 cards for your opening hand, not 2.
     """
 
     info = META

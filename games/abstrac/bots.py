@@ -20,7 +20,7 @@ from games.abstrac.cards import RANK_INDEX, Card, rank_of, suit_of
 from games.abstrac.endgame import Endgame
 from games.abstrac.scoring import _mask, combo, deal_scores
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet
+from games.policy import GameBots, InfoSet
 
 EXACT_BELOW = 11
 """With this many cards or fewer left in the row, ``normal`` searches to the end of the deal."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from games.balance.cards import VALUE, Card, build_pack, is_joker
 from games.balance.scoring import LIMIT, play_result
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet, round_stage
+from games.policy import GameBots, InfoSet, round_stage
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ class BalanceEngine(Engine, modules=(actions, determinize, rules, view)):
     >>> ENGINE.apply(state, 1, {"type": "play", "card": "2H", "direction": 1})
     Traceback (most recent call last):
     ...
-    games.base.IllegalAction: You do not hold the 2♥.
+    games.types.IllegalAction: You do not hold the 2♥.
     """
 
     info = META

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from games.base import Action, Engine, Seat, State
-from games.bots import GameBots, InfoSet, margin_utilities, round_stage
 from games.plus_minus.cards import ACE, DECK, FIVE, KING, POINTS, RANK, TEN
+from games.policy import GameBots, InfoSet, margin_utilities, round_stage
 
 STACKS = ("plus", "minus")
 SIGN = {"plus": 1, "minus": -1}

@@ -39,7 +39,7 @@ class PlusMinusEngine(Engine, modules=(actions, determinize, rules, view)):
     >>> ENGINE.apply(state, 2, {"type": "pass", "card": "5H", "to": 0})
     Traceback (most recent call last):
     ...
-    games.base.IllegalAction: You must play a card first: at least one of your cards fits a stack.
+    games.types.IllegalAction: You must play a card first: at least one of your cards fits a stack.
     >>> ENGINE.redact_action({"type": "pass", "card": "5H", "to": 0}, 2, 1)
     {'type': 'pass', 'to': 0}
     """
