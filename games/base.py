@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, ClassVar, Literal
 
@@ -26,6 +26,7 @@ from games.types import (
     MalformedAction,
     Seat,
     State,
+    Termination,
 )
 from games.wire import ActionSchema
 
@@ -97,20 +98,79 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of a finished match. ``winners`` may hold several seats (a shared win)."""
+    """The result of a finished match, and why it ended (python-chess's ``Outcome`` holds its
+    ``termination`` too). ``winners`` may hold several seats (a shared win); ``abandoned`` names
+    the seats whose players had left it. An engine's ``outcome`` ends a match by its rules; the
+    constructors below end it otherwise."""
 
     scores: tuple[float, ...]
     winners: tuple[Seat, ...]
     rounds: tuple[dict[str, Any], ...] = ()
     detail: dict[str, Any] = field(default_factory=dict)
+    termination: Termination = Termination.NORMAL
+    abandoned: tuple[Seat, ...] = ()
+
+    @classmethod
+    def forfeit(cls, players: int, seat: Seat, reason: str) -> Outcome:
+        """``seat`` loses by the table settings (``reason``: its timer ran out, its player is
+        absent); every other seat shares the win."""
+        return cls(
+            scores=tuple(0 if s == seat else 1 for s in range(players)),
+            winners=tuple(s for s in range(players) if s != seat),
+            detail={"forfeit": seat, "reason": reason},
+            termination=Termination.FORFEIT,
+        )
+
+    @classmethod
+    def claimed(cls, players: int, away: Collection[Seat], by: Seat) -> Outcome:
+        """Seat ``by`` ends the match while the ``away`` seats are gone: the others share the
+        win."""
+        return cls(
+            scores=tuple(0 if s in away else 1 for s in range(players)),
+            winners=tuple(s for s in range(players) if s not in away),
+            detail={"claimed_by": by},
+            termination=Termination.CLAIMED,
+        )
+
+    @classmethod
+    def aborted(cls, players: int, reason: str) -> Outcome:
+        """The match cannot go on (``reason``: its rules changed since it began): no result."""
+        return cls(
+            scores=(0,) * players,
+            winners=(),
+            detail={"reason": reason},
+            termination=Termination.ABORTED,
+        )
+
+    def abandoning(self, seats: Iterable[Seat]) -> Outcome:
+        """This outcome, saying the players of ``seats`` abandoned the match (none: itself)."""
+        left = tuple(sorted(set(seats)))
+        return replace(self, abandoned=left) if left else self
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The wire and stored form; ``abandoned`` only when some seat did."""
+        shown = {
             "scores": list(self.scores),
             "winners": list(self.winners),
             "rounds": list(self.rounds),
             "detail": self.detail,
+            "termination": self.termination.value,
         }
+        if self.abandoned:
+            shown["abandoned"] = list(self.abandoned)
+        return shown
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any]) -> Outcome:
+        """The outcome ``to_json`` gave (a stored match's): ``from_json(o.to_json()) == o``."""
+        return cls(
+            scores=tuple(stored["scores"]),
+            winners=tuple(stored["winners"]),
+            rounds=tuple(stored["rounds"]),
+            detail=stored["detail"],
+            termination=Termination(stored["termination"]),
+            abandoned=tuple(stored.get("abandoned", ())),
+        )
 
 
 #: Which function of a game's modules serves which call of the contract, as
