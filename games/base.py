@@ -173,6 +173,17 @@ class Outcome:
         )
 
 
+@dataclass(frozen=True)
+class Transition:
+    """What one move did, each part worked out once: the state after it, the move in its
+    canonical form, who acts next (no one once the match is over) and the outcome."""
+
+    state: State
+    action: Action
+    to_act: frozenset[Seat]
+    outcome: Outcome | None
+
+
 #: Which function of a game's modules serves which call of the contract, as
 #: ``method: (module's job, function)``: ``apply_unchecked`` is ``rules.apply``.
 SERVED_BY: dict[str, tuple[str, str]] = {
@@ -194,9 +205,16 @@ class Engine:
     """Base class for game engines; subclasses fill in the rules.
 
     ``legal_actions`` returns ``[]`` for a seat that is not to act or when the
-    match is over. ``apply`` raises :class:`IllegalAction` for anything the
-    rules refuse, including a seat acting out of turn; ``apply_unchecked`` is
-    its trusted twin for actions known to be legal.
+    match is over. ``play`` makes every check of a client's move, once, and raises
+    :class:`IllegalAction` for anything the rules refuse, including a seat acting out of
+    turn; ``apply`` is its state alone, and ``apply_unchecked`` their trusted twin for
+    actions known to be legal.
+
+    ``legal_actions`` lists each move once, in one order of its lists (of cards, of seats);
+    the rules may accept the other orders of those lists as the same move. An engine whose
+    rules accept other actions too, by design, names their types and why in ``unlisted``;
+    ``tests/games/test_contract.py`` holds everything else ``play`` accepts to
+    ``legal_actions``.
 
     Every game declares itself the same way, in ``games/<id>/engine.py``: ``META``, then
     ``class <Name>Engine(Engine, modules=(actions, determinize, rules, view))`` whose
@@ -207,6 +225,7 @@ class Engine:
     info: ClassVar[GameInfo]
     version: ClassVar[str] = "1"
     action_schema: ClassVar[ActionSchema]
+    unlisted: ClassVar[Mapping[str, str]] = {}
 
     def __init_subclass__(cls, *, modules: Iterable[ModuleType] = (), **kwargs: Any) -> None:
         """Serve the contract from a game's modules, named for their jobs: with
@@ -246,8 +265,8 @@ class Engine:
         """The canonical form of a client's action (known keys, right types, bounded size):
         the only form the server applies, stores and sends. Raises :class:`MalformedAction`.
 
-        Every legal action is canonical: ``parse_action(a) == a``. ``apply`` does not call it
-        (bots and searches apply legal actions); the server calls it on what clients send.
+        Every legal action is canonical: ``parse_action(a) == a``. ``play`` calls it on what
+        clients send; ``apply_unchecked`` does not (bots and searches apply legal actions).
         """
         return self.action_schema.parse(raw)
 
@@ -261,13 +280,41 @@ class Engine:
     def legal_actions(self, state: State, seat: Seat) -> list[Action]:
         raise NotImplementedError
 
-    def apply(self, state: State, seat: Seat, action: Action) -> State:
-        """The state after ``seat`` plays ``action``, every check made: for what clients send.
+    def play(self, state: State, seat: Seat, raw: Any) -> Transition:
+        """What ``seat``'s move ``raw`` (as a client sent it) does, every check made once.
 
-        It refuses, in this order, an action after the end (``game_over``), from a seat
-        that is not to act (``not_your_turn``), of the wrong shape (``malformed_action``)
-        and one the rules do not allow (the game's code), raising :class:`IllegalAction`
-        with a sentence for the player. The input state is never changed.
+        It refuses, in this order, a move after the end (``game_over``), from a seat that is
+        not to act (``not_your_turn``), of the wrong shape (:class:`MalformedAction`, from
+        ``parse_action``) and one the rules do not allow (the game's code), raising
+        :class:`IllegalAction` with a sentence for the player. The input state is never
+        changed. The transition holds the move in its canonical form, and who acts next and
+        the outcome, worked out once for the new state.
+
+        >>> from games.abstrac import ENGINE
+        >>> state = ENGINE.setup(2, seed=1)
+        >>> move = ENGINE.play(state, 0, {"first": True, "type": "order"})
+        >>> move.action, sorted(move.to_act), move.outcome
+        ({'type': 'order', 'first': True}, [0], None)
+        >>> ENGINE.play(move.state, 1, {"type": "take", "count": "3"})
+        Traceback (most recent call last):
+        ...
+        games.types.IllegalAction: It is not your turn.
+        >>> ENGINE.play(move.state, 0, {"type": "take", "count": "3"})
+        Traceback (most recent call last):
+        ...
+        games.types.MalformedAction: 'count' must be a whole number from -2147483648 to ...
+        >>> len(ENGINE.play(move.state, 0, {"type": "take", "count": 3}).state["taken"][0])
+        3
+        """
+        check_turn(self, state, seat)
+        action = self.parse_action(raw)
+        after = self.apply_unchecked(state, seat, action)
+        outcome = self.outcome(after)
+        to_act = self.to_act(after) if outcome is None else frozenset()
+        return Transition(state=after, action=action, to_act=to_act, outcome=outcome)
+
+    def apply(self, state: State, seat: Seat, action: Action) -> State:
+        """The state after ``seat`` plays ``action``: ``play``'s state, every check made.
 
         >>> from games.abstrac import ENGINE
         >>> state = ENGINE.setup(2, seed=1)
@@ -286,9 +333,7 @@ class Engine:
         >>> len(state["taken"][0])
         3
         """
-        check_turn(self, state, seat)
-        expect_type(action)
-        return self.apply_unchecked(state, seat, action)
+        return self.play(state, seat, action).state
 
     def apply_unchecked(self, state: State, seat: Seat, action: Action) -> State:
         """The state after ``seat`` plays ``action``, for trusted callers: like python-chess's
@@ -393,8 +438,9 @@ def expect_type(action: Any) -> str:
 
 
 def check_turn(engine: Engine, state: State, seat: Seat) -> None:
-    """Refuse an action from a seat that is not to act (or after the end)."""
-    if engine.outcome(state) is not None:
-        raise IllegalAction("game_over", "The match is over.")
+    """Refuse an action from a seat that is not to act: after the end (when no seat is),
+    ``game_over``, else ``not_your_turn``."""
     if seat not in engine.to_act(state):
+        if engine.outcome(state) is not None:
+            raise IllegalAction("game_over", "The match is over.")
         raise IllegalAction("not_your_turn", "It is not your turn.")

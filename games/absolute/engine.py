@@ -56,6 +56,10 @@ class AbsoluteEngine(Engine, modules=(actions, determinize, rules, view)):
     info = META
     version = "2"
     action_schema = actions.SCHEMA
+    unlisted = {
+        "play": "regroups, plays that take own sets apart: far too many to list (bots are "
+        "offered some, actions.regroup_actions)",
+    }
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))

@@ -455,7 +455,6 @@ def _discard(state: State, seat: Seat, move: act.Discard) -> None:
     cards = move.cards
     dice = state["dice"]
     forbidden = dice["forbidden"]
-    require(bool(cards), "no_cards", "Discard at least one card, or declare that you cannot.")
     require(
         contains(counts_of(state["hands"][seat]), cards),
         "not_in_hand",

@@ -1,4 +1,4 @@
-"""Wire forms of the actions, their parsing, and ``legal_actions``.
+"""Wire forms of the actions (their schema), and ``legal_actions``.
 
 Actions (seats are 0-based; a stack is named by its owner's seat and ``"plus"`` or ``"minus"``):
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from games.base import Action, MalformedAction, State, expect_int, require
-from games.plus_minus.cards import DECK, fits, is_card, sort_cards
+from games.base import Action, State, require
+from games.plus_minus.cards import DECK, fits, sort_cards
 from games.wire import ActionSchema, Int, ListOf, OneOf
 
 STACKS: tuple[str, ...] = ("plus", "minus")
@@ -40,36 +40,10 @@ SCHEMA = ActionSchema(
 )
 
 
-def parse_card(action: Action) -> str:
-    card = action.get("card")
-    if not is_card(card):
-        raise MalformedAction("the action needs a 'card' such as '7H', '10S' or 'QD'")
-    return str(card)
-
-
-def parse_seat(action: Action, key: str, players: int) -> int:
-    seat = expect_int(action, key)
+def at_table(seat: int, players: int) -> int:
+    """``seat``, if this table has it: the schema lets through every seat of the largest."""
     require(0 <= seat < players, "no_such_seat", f"There is no seat {seat} at this table.")
     return seat
-
-
-def parse_stack(action: Action, seat_key: str, stack_key: str, players: int) -> Stack:
-    seat = parse_seat(action, seat_key, players)
-    stack = action.get(stack_key)
-    if stack not in STACKS:
-        raise MalformedAction(f"the action needs {stack_key!r}: 'plus' or 'minus'")
-    return seat, stack
-
-
-def parse_king_seats(action: Action, players: int) -> list[int]:
-    seats = action.get("seats")
-    if not isinstance(seats, list) or not all(
-        isinstance(s, int) and not isinstance(s, bool) for s in seats
-    ):
-        raise MalformedAction("the action needs 'seats': a list of two seat numbers")
-    for seat in seats:
-        require(0 <= seat < players, "no_such_seat", f"There is no seat {seat} at this table.")
-    return list(seats)
 
 
 def can_play(state: State, seat: int) -> bool:

@@ -37,10 +37,6 @@ POINTS: dict[str, int] = {card: _POINTS_BY_RANK[RANK[card]] for card in DECK}
 _SORT_KEY: dict[str, tuple[int, int]] = {card: (RANK[card], SUITS.index(card[-1])) for card in DECK}
 
 
-def is_card(value: object) -> bool:
-    return isinstance(value, str) and value in RANK
-
-
 def sort_cards(cards: list[str]) -> list[str]:
     """Cards in display order: by rank, then suit."""
     return sorted(cards, key=_SORT_KEY.__getitem__)

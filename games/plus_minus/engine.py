@@ -47,6 +47,7 @@ class PlusMinusEngine(Engine, modules=(actions, determinize, rules, view)):
     info = META
     version = "1"
     action_schema = actions.SCHEMA
+    unlisted = {"swap": "the two stacks named the other way round: the same swap"}
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         return rules.setup(players, seed, self.check_options(options, players))

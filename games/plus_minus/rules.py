@@ -23,23 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import (
-    Action,
-    IllegalAction,
-    MalformedAction,
-    Outcome,
-    State,
-    draw_rng,
-    new_rng_state,
-    require,
-)
-from games.plus_minus.actions import (
-    can_play,
-    parse_card,
-    parse_king_seats,
-    parse_seat,
-    parse_stack,
-)
+from games.base import Action, IllegalAction, Outcome, State, draw_rng, new_rng_state, require
+from games.plus_minus.actions import at_table, can_play
 from games.plus_minus.cards import DECK, FIVE, KING, RANK, TEN, card_name, fits
 from games.plus_minus.scoring import seat_breakdown, winners
 
@@ -174,16 +159,13 @@ def _score_round(state: State) -> None:
 
 
 def apply(state: State, seat: int, action: Action) -> State:
-    """Apply a turn-checked action of a checked type; raises :class:`IllegalAction`."""
+    """Apply a turn-checked action of the schema's shape; raises :class:`IllegalAction`."""
     kind = action["type"]
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise MalformedAction(f"unknown action type {kind!r}; use play, swap, king or pass")
     phase = state["phase"]
     if kind != phase:
         raise IllegalAction(f"expected_{phase}", _PHASE_HINT[phase])
     new = _copy(state)
-    handler(new, seat, action)
+    _HANDLERS[kind](new, seat, action)
     return new
 
 
@@ -217,8 +199,7 @@ def _stack_name(state: State, seat: int, stack: str) -> str:
 
 def _play(state: State, seat: int, action: Action) -> None:
     players = state["players"]
-    card = parse_card(action)
-    owner, stack_name = parse_stack(action, "seat", "stack", players)
+    card, owner, stack_name = action["card"], at_table(action["seat"], players), action["stack"]
     hand = state["hands"][seat]
     require(card in hand, "not_in_hand", f"The {card_name(card)} is not in your hand.")
     stack = state[stack_name][owner]
@@ -251,8 +232,8 @@ def _play(state: State, seat: int, action: Action) -> None:
 
 def _swap(state: State, seat: int, action: Action) -> None:
     players = state["players"]
-    a = parse_stack(action, "a_seat", "a_stack", players)
-    b = parse_stack(action, "b_seat", "b_stack", players)
+    a = at_table(action["a_seat"], players), action["a_stack"]
+    b = at_table(action["b_seat"], players), action["b_stack"]
     require(a != b, "same_stack", "Choose two different stacks to swap.")
     first, second = state[a[1]][a[0]], state[b[1]][b[0]]
     state[a[1]][a[0]], state[b[1]][b[0]] = second, first
@@ -260,9 +241,9 @@ def _swap(state: State, seat: int, action: Action) -> None:
 
 
 def _king(state: State, seat: int, action: Action) -> None:
-    chosen = parse_king_seats(action, state["players"])
+    chosen = [at_table(other, state["players"]) for other in action["seats"]]
     require(
-        len(chosen) == 2 and len(set(chosen)) == 2 and seat not in chosen,
+        len(set(chosen)) == 2 and seat not in chosen,
         "choose_two_others",
         "Choose exactly two other players (not yourself) for the King.",
     )
@@ -281,10 +262,7 @@ def _king_move(state: State, chosen: list[int]) -> None:
 
 def _pass(state: State, seat: int, action: Action) -> None:
     players = state["players"]
-    card = parse_card(action)
-    if "to" not in action:
-        raise MalformedAction("a pass names the 'card' and 'to', your left neighbour's seat")
-    to = parse_seat(action, "to", players)
+    card, to = action["card"], at_table(action["to"], players)
     left = (seat + 1) % players
     require(to == left, "pass_left", f"Cards are passed to your left neighbour, seat {left}.")
     hand = state["hands"][seat]

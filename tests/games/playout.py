@@ -1,4 +1,4 @@
-"""Seeded random playouts shared by the engine tests."""
+"""Seeded random playouts, and a way to compare actions, shared by the engine tests."""
 
 from __future__ import annotations
 
@@ -31,15 +31,26 @@ def random_playout(
     rng = random.Random(seed)
     state = engine.setup(players, seed, options)
     trace = Trace(options=options, states=[state])
+    acting = engine.to_act(state)
     for _ in range(MAX_STEPS):
-        acting = sorted(engine.to_act(state))
         if not acting:
             return trace
-        seat = rng.choice(acting)
+        seat = rng.choice(sorted(acting))
         legal = engine.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
         action = rng.choice(legal)
-        state = engine.apply(state, seat, action)
+        move = engine.play(state, seat, action)
+        state, acting = move.state, move.to_act
         trace.actions.append((seat, action))
         trace.states.append(state)
     raise AssertionError(f"{engine.info.id}: no end after {MAX_STEPS} actions (seed {seed})")
+
+
+def unordered(value: Any) -> Any:
+    """A hashable key of a JSON value (an action) in which the order of its lists does not
+    count: the rules take a move's cards in any order, ``legal_actions`` lists one."""
+    if isinstance(value, list):
+        return tuple(sorted((unordered(item) for item in value), key=repr))
+    if isinstance(value, dict):
+        return tuple(sorted((key, unordered(item)) for key, item in value.items()))
+    return value

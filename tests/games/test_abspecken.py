@@ -665,12 +665,12 @@ def test_cannot_is_refused_while_a_discard_is_legal() -> None:
 def test_illegal_and_malformed_actions_change_nothing() -> None:
     state = rolled([ELFI, SERDAR], 2, 4, 4)
     refused(state, 0, discard("sum", 6, 6), "not_in_hand")
-    refused(state, 0, discard("sum"), "no_cards")
     refused(state, 0, discard("sum", 2, 1), "sum_mismatch")
     refused(state, 0, discard("die", 5), "die_mismatch")
     refused(state, 0, {"type": "take", "from": 1}, "wrong_phase")
     refused(state, 0, {"type": "refill", "cards": [1]}, "wrong_phase")
     for garbage in (
+        {"type": "discard", "option": "sum", "cards": []},
         {"type": "discard", "option": "both", "cards": [6]},
         {"type": "discard", "option": "sum", "cards": 6},
         {"type": "discard", "option": "sum", "cards": [7]},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -11,8 +12,11 @@ import pytest
 from games import REGISTRY, IllegalAction, InvalidOptions, MalformedAction
 from games.abstrac import actions as abstrac_actions
 from games.abstrac import rules as abstrac_rules
-from games.base import SERVED_BY, Engine, OptionSpec, State
-from tests.games.playout import player_counts, random_playout
+from games.base import SERVED_BY, Action, Engine, OptionSpec, State
+from games.bots import game_bots
+from games.search import bot_actions
+from games.wire import ActionSchema, Bool, Int, Kind, ListOf, OneOf
+from tests.games.playout import player_counts, random_playout, unordered
 
 ENGINES = sorted(REGISTRY.items())
 IDS = [game_id for game_id, _ in ENGINES]
@@ -108,6 +112,20 @@ def test_replay_is_exact(engine: Engine) -> None:
         for (seat, action), expected in zip(trace.actions, trace.states[1:], strict=True):
             state = engine.apply(state, seat, json.loads(json.dumps(action)))
             assert state == expected
+
+
+def test_play_works_out_the_next_seats_and_the_outcome_once(engine: Engine) -> None:
+    """A move's transition holds what the separate calls give: the state ``apply`` gives, the
+    canonical action, and who is to act and the outcome of the new state."""
+    for seed in range(2):
+        players = player_counts(engine)[seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, 500 + seed)
+        steps = zip(trace.actions, trace.states[:-1], trace.states[1:], strict=True)
+        for (seat, action), before, after in steps:
+            move = engine.play(before, seat, json.loads(json.dumps(action)))
+            assert (move.state, move.action) == (after, action)
+            assert move.outcome == engine.outcome(after)
+            assert move.to_act == (engine.to_act(after) if move.outcome is None else frozenset())
 
 
 def test_apply_never_mutates_its_input(engine: Engine) -> None:
@@ -214,6 +232,71 @@ def test_apply_checks_game_over_then_turn_then_shape(engine: Engine) -> None:
         with pytest.raises(IllegalAction) as refused:
             engine.apply(final, seat, None)  # type: ignore[arg-type]
         assert refused.value.code == "game_over"
+
+
+def _drawn(kind: Kind, rng: random.Random) -> Any:
+    """A value of ``kind``; whole numbers near the seats, counts and values of the games."""
+    if isinstance(kind, Int):
+        return rng.randint(max(kind.min, -1), min(kind.max, 12))
+    if isinstance(kind, Bool):
+        return rng.random() < 0.5
+    if isinstance(kind, OneOf):
+        return rng.choice(sorted(kind.values, key=str))
+    assert isinstance(kind, ListOf)
+    size = rng.randint(kind.min, min(kind.max, kind.min + 5))
+    return [_drawn(kind.item, rng) for _ in range(size)]
+
+
+def _candidates(schema: ActionSchema, near: list[Action], rng: random.Random) -> Iterator[Any]:
+    """Actions of every type with fields drawn from the schema, and each of ``near`` with one
+    field drawn anew or one of its lists reordered, cut short, grown or changed in an item."""
+    for kind, fields in schema.actions.items():
+        for _ in range(3):
+            yield {"type": kind, **{key: _drawn(field, rng) for key, field in fields.items()}}
+    for action in near:
+        for key, field in schema.actions[action["type"]].items():
+            yield {**action, key: _drawn(field, rng)}
+            value = action[key]
+            if not isinstance(field, ListOf) or not value:
+                continue
+            at = rng.randrange(len(value))
+            yield {**action, key: value[::-1]}
+            yield {**action, key: rng.sample(value, len(value))}
+            yield {**action, key: value[1:]}
+            yield {**action, key: [*value, value[0]]}
+            yield {**action, key: [*value[:at], _drawn(field.item, rng), *value[at + 1 :]]}
+            if isinstance(field.item, ListOf):
+                yield {**action, key: [inner[::-1] for inner in value]}
+
+
+def test_whatever_play_accepts_is_listed(engine: Engine) -> None:
+    """The reverse of "every legal action applies": along seeded playouts, each action that
+    ``play`` accepts from a seat to act (legal ones, and bots' extra ones, changed a little;
+    actions of every type drawn from the schema) is in ``legal_actions``, up to the order of
+    its lists, or of a type the engine names in ``unlisted``, each of which is met."""
+    accepted, unlisted = 0, set()
+    bots = game_bots(engine)
+    for seed in range(4):
+        players = player_counts(engine)[seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, 700 + seed)
+        rng = random.Random(seed)
+        for state in trace.states[:: max(1, len(trace.states) // 40)]:
+            for seat in sorted(engine.to_act(state)):
+                legal = engine.legal_actions(state, seat)
+                listed = {unordered(action) for action in legal}
+                extra = bot_actions(engine, bots, state, seat)[len(legal) :]
+                near = rng.sample(legal, min(4, len(legal))) + rng.sample(extra, min(2, len(extra)))
+                for raw in _candidates(engine.action_schema, near, rng):
+                    try:
+                        action = engine.play(state, seat, raw).action
+                    except IllegalAction:
+                        continue
+                    accepted += 1
+                    if unordered(action) not in listed:
+                        assert action["type"] in engine.unlisted, (seed, seat, action)
+                        unlisted.add(action["type"])
+    assert accepted
+    assert unlisted == set(engine.unlisted)
 
 
 def _viewers(engine: Engine, state: State) -> list[int | None]:

@@ -569,7 +569,8 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     assert "must play" in refused(state, 0, {"type": "pass", "card": "2C", "to": 1}).message
     assert refused(state, 0, play("2C", 0, "plus"), "does_not_fit")
     assert refused(state, 0, play("AD", 0, "plus"), "not_in_hand")
-    assert refused(state, 0, play("7S", 9, "plus"), "no_such_seat")
+    assert refused(state, 0, play("7S", 5, "plus"), "no_such_seat")  # a seat of a larger table
+    refused(state, 0, play("7S", 9, "plus"), "malformed_action")  # of no table
     assert refused(state, 1, play("6H", 0, "plus"), "not_your_turn")
     refused(state, 0, {"type": "play", "card": "7S", "seat": 0, "stack": "middle"})
     refused(state, 0, {"type": "play", "card": "ZZ", "seat": 0, "stack": "plus"})
@@ -588,10 +589,10 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
 
     king = ENGINE.apply(state, 0, play("KS", 2, "plus"))
     assert refused(king, 0, {"type": "king", "seats": [0, 1]}, "choose_two_others")
-    assert refused(king, 0, {"type": "king", "seats": [1]}, "choose_two_others")
     assert refused(king, 0, {"type": "king", "seats": [1, 1]}, "choose_two_others")
-    assert refused(king, 0, {"type": "king", "seats": [1, 2, 3]}, "choose_two_others")
-    assert refused(king, 0, {"type": "king", "seats": [1, 7]}, "no_such_seat")
+    refused(king, 0, {"type": "king", "seats": [1]}, "malformed_action")
+    refused(king, 0, {"type": "king", "seats": [1, 2, 3]}, "malformed_action")
+    assert refused(king, 0, {"type": "king", "seats": [1, 5]}, "no_such_seat")
     refused(king, 0, {"type": "king", "seats": "1,2"})
 
     passing = ENGINE.apply(state, 0, play("7S", 0, "plus"))
