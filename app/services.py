@@ -55,7 +55,6 @@ class Services:
         broker: Broker = RedisBroker(settings.redis_url) if settings.redis_url else MemoryBroker()
         hub = Hub()
         manager = RoomManager(
-            db,
             store,
             broker,
             hub,
@@ -71,7 +70,6 @@ class Services:
             clock=clock,
             rematch_seconds=settings.rematch_seconds,
         )
-        hub.manager = manager
         await broker.start(manager.on_event)
         replays = Replays(db)
         reviews = Reviews(

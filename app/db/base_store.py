@@ -18,7 +18,7 @@ from app.db.matches import MatchEnd, MatchRecord, MoveRow, start_rows
 from app.db.movelog import MoveCommit, MoveLog
 from app.db.ratings.model import Skill
 from app.db.ratings.writes import Key, Rows, rated_or_not, record_matches
-from app.db.rooms import RoomRecord
+from app.db.rooms import RoomRecord, SeatChange
 
 C = TypeVar("C")  # the connection the backend writes on
 
@@ -115,6 +115,58 @@ class BaseStore(ABC, Generic[C]):
 
     async def load_move_count(self, match_id: int) -> int:
         return await matches.load_move_count(self.db, match_id)
+
+    # -- rooms, seats and chat (the same statements on every backend) ---------------------
+    async def create_room(
+        self,
+        *,
+        room_id: str,
+        game: str,
+        options: dict[str, Any],
+        table: dict[str, Any],
+        seats: int,
+        host_id: int,
+        private: bool,
+    ) -> None:
+        await rooms.create_room(
+            self.db,
+            room_id=room_id,
+            game=game,
+            options=options,
+            table=table,
+            seats=seats,
+            host_id=host_id,
+            private=private,
+        )
+
+    async def list_open_rooms(self) -> list[RoomRecord]:
+        return await rooms.list_open_rooms(self.db)
+
+    async def playing_rooms(self) -> list[str]:
+        return await rooms.playing_rooms(self.db)
+
+    async def open_rooms_of(self, host_id: int) -> int:
+        return await rooms.open_rooms_of(self.db, host_id)
+
+    async def bot_matches_of(self, host_id: int) -> int:
+        return await rooms.bot_matches_of(self.db, host_id)
+
+    async def claim_seat(self, room_id: str, seat: int, player_id: int) -> SeatChange:
+        return await rooms.claim_seat(self.db, room_id, seat, player_id)
+
+    async def put_bot(self, room_id: str, seat: int, level: str) -> SeatChange:
+        return await rooms.put_bot(self.db, room_id, seat, level)
+
+    async def clear_seat(self, room_id: str, seat: int) -> SeatChange:
+        return await rooms.clear_seat(self.db, room_id, seat)
+
+    async def add_chat(self, room_id: str, player_id: int, text: str, channel: str) -> datetime:
+        return await rooms.add_chat(self.db, room_id, player_id, text, channel)
+
+    async def recent_chat(
+        self, room_id: str, *, players_only: bool, limit: int
+    ) -> list[dict[str, Any]]:
+        return await rooms.recent_chat(self.db, room_id, players_only=players_only, limit=limit)
 
     # -- the backend's statements ------------------------------------------------------------
     @abstractmethod

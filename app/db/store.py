@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.movelog import MoveCommit
 from app.db.postgres_store import PostgresStore
-from app.db.rooms import RoomRecord
+from app.db.rooms import RoomRecord, SeatChange
 from app.db.sqlite_store import SqliteStore
 
 
@@ -70,6 +70,49 @@ class Store(Protocol):
     async def load_moves(self, match_id: int, after_seq: int = 0) -> list[MoveRow]: ...
 
     async def load_move_count(self, match_id: int) -> int: ...
+
+    # -- rooms, seats and chat ---------------------------------------------------------------
+    async def create_room(
+        self,
+        *,
+        room_id: str,
+        game: str,
+        options: dict[str, Any],
+        table: dict[str, Any],
+        seats: int,
+        host_id: int,
+        private: bool,
+    ) -> None: ...
+
+    async def list_open_rooms(self) -> list[RoomRecord]:
+        """Public rooms waiting or playing, for the lobby."""
+        ...
+
+    async def playing_rooms(self) -> list[str]: ...
+
+    async def open_rooms_of(self, host_id: int) -> int:
+        """Rooms the player hosts that are waiting or playing."""
+        ...
+
+    async def bot_matches_of(self, host_id: int) -> int:
+        """Running matches the player hosts with a bot in every seat."""
+        ...
+
+    async def claim_seat(self, room_id: str, seat: int, player_id: int) -> SeatChange:
+        """Each seat change locks the room's row: a race loses cleanly, saying why."""
+        ...
+
+    async def put_bot(self, room_id: str, seat: int, level: str) -> SeatChange: ...
+
+    async def clear_seat(self, room_id: str, seat: int) -> SeatChange: ...
+
+    async def add_chat(self, room_id: str, player_id: int, text: str, channel: str) -> datetime:
+        """Keep a chat message; when it was said."""
+        ...
+
+    async def recent_chat(
+        self, room_id: str, *, players_only: bool, limit: int
+    ) -> list[dict[str, Any]]: ...
 
 
 def open_store(db: AsyncEngine) -> Store:

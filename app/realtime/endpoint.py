@@ -117,7 +117,7 @@ class RoomSockets:
         limit = RateLimit(settings.messages_per_second, settings.message_burst)
         code = None
         try:
-            _greet(connection, runtime, services)
+            await _greet(connection, runtime, services)
             connection.send(encode(await services.manager.chat_history(runtime, player.id)))
             while True:
                 message = await receive()
@@ -151,7 +151,7 @@ class RoomSockets:
         finally:
             services.hub.leave(connection)
             await connection.close(code)
-            services.manager.presence_changed(room_id)
+            await services.manager.presence_changed(room_id)
 
 
 def _room_of(scope: Scope) -> str | None:
@@ -200,15 +200,12 @@ async def _admit(
     return player, runtime
 
 
-def _greet(connection: Connection, runtime: RoomRuntime, services: Services) -> None:
-    player = connection.player
-    seat = runtime.seat_of(player.id)
-    room = services.manager.room_json(runtime)
-    connection.send(
-        encode({"type": "hello", "you": {"player_id": player.id, "seat": seat}, "room": room})
-    )
-    services.manager.presence_changed(connection.room_id)
-    frame = runtime.state_frame(seat)
+async def _greet(connection: Connection, runtime: RoomRuntime, services: Services) -> None:
+    """``hello`` with the room, the room again as everyone sees the arrival, then the state."""
+    manager = services.manager
+    connection.send(manager.hello(runtime, connection.player))
+    await manager.presence_changed(connection.room_id)
+    frame = manager.state_frame(runtime, connection.player.id)
     if frame is not None:
         connection.send(frame)
 

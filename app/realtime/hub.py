@@ -1,4 +1,4 @@
-"""The sockets of this process, by room; it is the rooms layer's audience.
+"""The sockets of this process, by room: the rooms layer's audience, which only delivers.
 
 Every connection has its own outbox, drained by a task of its own while it holds
 frames, so one slow client never holds up a room's fan-out; a client too far
@@ -12,16 +12,12 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Coroutine, Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.types import Send
 
 from app.db.players import PlayerRecord
-from app.realtime.protocol import encode
-from games.base import Seat
-
-if TYPE_CHECKING:
-    from app.rooms.manager import RoomManager
+from app.rooms.ports import FrameFor
 
 log = logging.getLogger(__name__)
 
@@ -140,9 +136,11 @@ class Connection:
 
 
 class Hub:
+    """The connections of this process, by room: the room core's audience. It delivers the
+    frames it is handed and asks the room core nothing."""
+
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = {}
-        self.manager: RoomManager | None = None
 
     def join(self, connection: Connection) -> None:
         self._rooms.setdefault(connection.room_id, set()).add(connection)
@@ -159,52 +157,25 @@ class Hub:
         return sum(len(members) for members in self._rooms.values())
 
     # -- the audience the rooms layer talks to -----------------------------------------
-    def present(self, room_id: str) -> tuple[set[int], list[dict[str, Any]]]:
-        members = self._rooms.get(room_id, ())
-        players = {c.player.id for c in members}
-        runtime = self.manager.loaded(room_id) if self.manager else None
-        seated = (
-            {s.player.id for s in runtime.room.seats if s.player} if runtime is not None else set()
-        )
-        watchers = {c.player.id: c.player for c in members if c.player.id not in seated}
-        return players, [p.to_json() for p in sorted(watchers.values(), key=lambda p: p.id)]
+    def present(self, room_id: str) -> dict[int, PlayerRecord]:
+        return {c.player.id: c.player for c in self._rooms.get(room_id, ())}
 
-    def room_changed(self, room_id: str) -> None:
-        members = self._rooms.get(room_id)
-        runtime = self.manager.loaded(room_id) if self.manager else None
-        if not members or runtime is None or self.manager is None:
-            return
-        frame = encode({"type": "room", "room": self.manager.room_json(runtime)})
-        for connection in members:
-            connection.send(frame)
-
-    def state_changed(self, room_id: str, first: Seat | None = None) -> None:
-        """Send every local viewer its new state; the sockets of seat ``first`` (the mover,
+    def deliver(self, room_id: str, frame_for: FrameFor, first: int | None = None) -> None:
+        """Send every local connection of the room its frame; player ``first``'s (the mover,
         whose new state acknowledges its move) before the others."""
         members = self._rooms.get(room_id)
-        runtime = self.manager.loaded(room_id) if self.manager else None
-        if not members or runtime is None:
+        if not members:
             return
-        viewers = [(runtime.seat_of(connection.player.id), connection) for connection in members]
         if first is not None:
-            viewers.sort(key=lambda viewer: viewer[0] != first)  # stable: False sorts first
-        # Built once per viewer and move, and not kept: a live room would hold a frame per
-        # seat between its moves.
-        frames = runtime.state_frames({seat for seat, _ in viewers})
-        for seat, connection in viewers:
-            frame = frames.get(seat)
-            if frame is not None:
-                connection.send(frame)
+            for connection in members:
+                if connection.player.id == first:
+                    _send(connection, frame_for)
+        for connection in members:
+            if first is None or connection.player.id != first:
+                _send(connection, frame_for)
 
-    def chat(self, room_id: str, message: dict[str, Any]) -> None:
-        frame = encode(message)
-        runtime = self.manager.loaded(room_id) if self.manager else None
-        private = message.get("channel") == "spectators" and runtime is not None and runtime.playing
-        for connection in self._rooms.get(room_id, ()):
-            if (
-                private
-                and runtime is not None
-                and runtime.seat_of(connection.player.id) is not None
-            ):
-                continue  # players do not see the spectators' chat during play
-            connection.send(frame)
+
+def _send(connection: Connection, frame_for: FrameFor) -> None:
+    frame = frame_for(connection.player.id)
+    if frame is not None:
+        connection.send(frame)

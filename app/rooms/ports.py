@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
+from app.db.players import PlayerRecord
+
 BrokerHandler = Callable[[str, dict[str, Any]], Awaitable[None]]
+FrameFor = Callable[[int], "str | None"]
+"""The frame for one connected player (by id), or ``None``: that player is shown nothing."""
 
 
 class Broker(Protocol):
@@ -23,17 +27,14 @@ class Broker(Protocol):
 
 
 class Audience(Protocol):
-    """The local viewers of rooms (the WebSocket hub)."""
+    """The local viewers of rooms (the WebSocket hub): it delivers what it is handed and never
+    asks the room core anything back."""
 
-    def room_changed(self, room_id: str) -> None: ...
-
-    def state_changed(self, room_id: str, first: int | None = None) -> None:
-        """The room's match state changed: send it to every local viewer, ``first``'s seat
-        before the others."""
+    def deliver(self, room_id: str, frame_for: FrameFor, first: int | None = None) -> None:
+        """Send each connection of the room the frame ``frame_for`` gives its player (none for
+        ``None``), the connections of player ``first`` before the others."""
         ...
 
-    def chat(self, room_id: str, message: dict[str, Any]) -> None: ...
-
-    def present(self, room_id: str) -> tuple[set[int], list[dict[str, Any]]]:
-        """Player ids connected here, and the spectators connected here."""
+    def present(self, room_id: str) -> Mapping[int, PlayerRecord]:
+        """The players connected to the room here, by id."""
         ...

@@ -1,5 +1,5 @@
 """Replays of finished matches: rebuilt from seed + actions, each step shown as live play
-shows it (:mod:`app.rooms.messages`). Unfinished matches have no replay: nothing hidden leaks."""
+shows it (:mod:`app.rooms.views`). Unfinished matches have no replay: nothing hidden leaks."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from app.db.clock import iso
 from app.db.history import match_summary
 from app.db.matches import MatchRecord, MoveRow, load_match, load_moves
 from app.rooms.errors import ErrorCode, RoomError, not_found
-from app.rooms.messages import last_seen, outcome_at
+from app.rooms.views import last_seen, outcome_at
 from games import REGISTRY
 from games.base import Engine, State
 

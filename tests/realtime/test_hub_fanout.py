@@ -15,19 +15,10 @@ from app.db.players import PlayerRecord
 from app.db.rooms import RoomRecord, SeatRecord
 from app.realtime.hub import Connection, Hub
 from app.rooms.runtime import RoomRuntime
-from tests.server import run_on_own_loop
+from app.rooms.views import StateFrames
+from tests.support.server import run_on_own_loop
 
 ANN, BOB, EVE = PlayerRecord(1, "Ann"), PlayerRecord(2, "Bob"), PlayerRecord(3, "Eve")
-
-
-class Rooms:
-    """The one call the hub makes of the room manager here: the room this process holds."""
-
-    def __init__(self, runtime: RoomRuntime) -> None:
-        self.runtime = runtime
-
-    def loaded(self, room_id: str) -> RoomRuntime | None:
-        return self.runtime if room_id == self.runtime.room.id else None
 
 
 def playing_room() -> RoomRuntime:
@@ -52,11 +43,12 @@ def fan_out(order: tuple[PlayerRecord, ...], first: int | None) -> list[tuple[st
         return send
 
     async def run() -> None:
-        hub = Hub()
-        hub.manager = Rooms(playing_room())  # type: ignore[assignment]
+        hub = Hub()  # handed the room's frames: it asks the room core nothing
         for player in order:
             hub.join(Connection(socket(player.name), player, "r1"))
-        hub.state_changed("r1", first=first)
+        runtime = playing_room()
+        mover = runtime.room.seats[first].player if first is not None else None
+        hub.deliver("r1", StateFrames(runtime), mover.id if mover else None)
 
     run_on_own_loop(run())
     return written

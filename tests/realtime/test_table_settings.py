@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from app.rooms.runtime import SPECTATOR_NAMES
-from tests.clients import Guest
+from app.rooms.views import SPECTATOR_NAMES
+from tests.support.clients import Guest
 
 
 def moment(stamp: str) -> datetime:

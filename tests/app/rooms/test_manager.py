@@ -12,7 +12,7 @@ from sqlalchemy import text, update
 from sqlalchemy.exc import IntegrityError
 
 from app.db.models import Room, RoomSeat
-from app.db.outcomes import with_termination
+from app.rooms.commands import Effects
 from app.rooms.errors import RoomError
 from app.rooms.lifecycle import InvalidTransition, RoomStatus
 from app.services import Services
@@ -121,8 +121,6 @@ def test_the_lifecycle_refuses_what_the_rules_forbid() -> None:
     ]:
         with pytest.raises(InvalidTransition):
             old.moved_to(new)
-    assert with_termination({"detail": {"forfeit": 1}})["termination"] == "forfeit"
-    assert with_termination({"detail": {}})["termination"] == "normal"
 
 
 def test_a_match_its_engine_cannot_rebuild_is_aborted_not_wedged(database_url: str) -> None:
@@ -139,7 +137,7 @@ def test_a_match_its_engine_cannot_rebuild_is_aborted_not_wedged(database_url: s
         room = await services.manager.room(room_id)
         runtime = await services.manager.runtime(room_id)
         assert runtime.terminal is not None
-        return room, runtime.terminal
+        return room, runtime.terminal.to_json()
 
     room, outcome = with_services(database_url, reopen, bot_delay_ms=60_000)
     assert room["status"] == "finished"
@@ -180,3 +178,45 @@ def test_a_match_reloaded_at_a_snapshot_knows_its_last_move_and_when_it_was_made
     )
     assert seq == 4 and reloaded_last == last
     assert changed_at is not None and changed_at.timestamp() == made_at.timestamp()
+
+
+async def _during_a_command(services: Services, room_id: str, event: dict[str, Any]) -> bool:
+    """Deliver another process's ``event`` while a command of the room is under way; ``True``
+    if it changed the room before that command ended."""
+    manager = services.manager
+    runtime = await manager.runtime(room_id)
+
+    def seen() -> tuple[dict[str, set[int]], Any]:
+        return dict(runtime.remote_present), runtime.rematch
+
+    before = seen()
+    arrivals: list[asyncio.Future[None]] = []
+    interleaved = []
+
+    async def command() -> Effects:
+        arrivals.append(asyncio.ensure_future(manager.on_event(room_id, event)))
+        for _ in range(20):  # steps of the loop, not time: the event has every chance to run
+            await asyncio.sleep(0)
+        interleaved.append(seen() != before)
+        return Effects()
+
+    await manager.runner.run(runtime, command)
+    await arrivals[0]
+    assert seen() != before  # it did arrive, once the command was done
+    return interleaved[0]
+
+
+def test_presence_and_rematch_events_wait_for_the_command_under_way(database_url: str) -> None:
+    async def work(services: Services) -> tuple[bool, bool]:
+        host = await new_player(services, "Host")
+        room = await services.manager.play_now(host, game="abstrac", level="easy", opponents=1)
+        presence = {"kind": "presence", "process": "elsewhere", "players": [host.id]}
+        during_presence = await _during_a_command(services, room["id"], presence)
+        runtime = await services.manager.runtime(room["id"])
+        await services.manager.play.forfeit(runtime, 1, "timeout")
+        proposal = {"accepted": [0], "expires_at": "2099-01-01T00:00:00Z"}
+        rematch = {"kind": "rematch", "rematch": proposal}
+        during_rematch = await _during_a_command(services, room["id"], rematch)
+        return during_presence, during_rematch
+
+    assert with_services(database_url, work, bot_delay_ms=60_000) == (False, False)

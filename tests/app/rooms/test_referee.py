@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+import orjson
 import pytest
 
 from app.db import matches as match_db
@@ -21,6 +22,7 @@ from app.rooms.clock import ManualClock
 from app.rooms.manager import RoomManager
 from app.rooms.referee import StandIn, TimerMove
 from app.rooms.runtime import RoomRuntime
+from app.rooms.views import StateFrames
 from app.services import Services
 from tests.app.rooms.in_process import new_player, with_services
 
@@ -80,7 +82,7 @@ class Table:
 
     async def stored_match(self) -> match_db.MatchRecord:
         assert self.runtime.match is not None
-        match = await match_db.load_match(self.manager.db, self.runtime.match.id)
+        match = await self.manager.store.load_match(self.runtime.match.id)
         assert match is not None
         return match
 
@@ -169,7 +171,7 @@ def test_a_player_back_before_the_hold_ends_keeps_the_seat(database_url: str) ->
         assert runtime.playing
         await clock.advance(0.25)
         assert runtime.terminal is not None
-        assert runtime.terminal["detail"] == {"forfeit": 1, "reason": "absent"}
+        assert runtime.terminal.to_json()["detail"] == {"forfeit": 1, "reason": "absent"}
 
     run(database_url, work)
 
@@ -181,7 +183,7 @@ def test_a_turn_timer_plays_the_games_fallback_move(database_url: str) -> None:
         (seat,) = runtime.to_act()
         started_at = clock.now()
         assert runtime.deadlines() == {seat: started_at + timedelta(seconds=5)}
-        message = runtime.state_messages((seat,))[seat]
+        message = orjson.loads(StateFrames(runtime).of(seat) or "null")
         assert message["deadlines"] == {str(seat): "2026-01-01T00:00:05Z"}
         assert runtime.state is not None
         fallback = runtime.engine.fallback_action(runtime.state, seat)
@@ -247,8 +249,8 @@ def test_on_absent_forfeit_ends_the_match_with_a_forfeit(database_url: str, reas
         assert runtime.playing and referee.verdicts(runtime, clock) == []
         await clock.advance(0.25)
         assert not runtime.playing and runtime.seq == 0 and runtime.timer is None
-        outcome = runtime.terminal
-        assert outcome is not None
+        assert runtime.terminal is not None
+        outcome = runtime.terminal.to_json()
         assert outcome["detail"] == {"forfeit": loser, "reason": reason}
         assert outcome["termination"] == "forfeit" and outcome["winners"] == [1 - loser]
         assert outcome["scores"] == [0 if s == loser else 1 for s in range(2)]

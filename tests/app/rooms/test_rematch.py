@@ -30,7 +30,7 @@ def test_a_proposal_lapses_at_its_time_and_a_decline_clears_it(database_url: str
     async def work(services: Services, clock: ManualClock) -> None:
         table = await started(services, clock, present=(0, 1))
         manager, (host, guest) = services.manager, table.players
-        await manager.forfeit(table.runtime, 1, "timeout")
+        await manager.play.forfeit(table.runtime, 1, "timeout")
         proposed = await manager.rematch(table.room_id, guest, accept=True)
         assert proposed["rematch"]["accepted"] == [1] and proposed["status"] == "finished"
         expires = clock.now() + timedelta(seconds=REMATCH_S)
