@@ -6,7 +6,6 @@ import json
 import random
 from collections import Counter
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +26,6 @@ from games.abstrac.scoring import (
 from games.base import Action, State
 from tests.games.playout import Trace, random_playout
 
-PLAYTHROUGH = Path(__file__).parent / "playthroughs" / "abstrac.json"
 VIEW_KEYS = {
     "phase",
     "deal",
@@ -614,18 +612,3 @@ def test_the_scored_deal_stays_on_view_until_the_next_deals_first_take() -> None
 
 def test_ranks_are_in_sequence_order() -> None:
     assert [RANK_INDEX[r] for r in ("A", "K", "Q", "J", "10", "9")] == list(range(6))
-
-
-# -- golden playthrough ------------------------------------------------------------------------
-
-
-def test_golden_playthrough_replays() -> None:
-    golden = json.loads(PLAYTHROUGH.read_text())
-    state = ENGINE.setup(golden["players"], golden["seed"], golden["options"])
-    for seat, action in golden["actions"]:
-        assert action in ENGINE.legal_actions(state, seat)
-        state = ENGINE.apply(state, seat, action)
-    outcome = ENGINE.outcome(state)
-    assert outcome is not None
-    assert outcome.to_json() == golden["outcome"]
-    assert ENGINE.view(state, None) == golden["final_view"]

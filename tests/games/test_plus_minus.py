@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +17,6 @@ from games.plus_minus.scoring import seat_breakdown
 from tests.games.playout import random_playout
 
 ENGINE = get_game("plus_minus")
-PLAYTHROUGH = Path(__file__).parent / "playthroughs" / "plus_minus.json"
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -747,19 +745,6 @@ def test_determinize_moves_hidden_cards_only() -> None:
     other = ENGINE.determinize(state, 0, random.Random(1))
     assert other["hands"][0] == state["hands"][0]
     assert other["deck"] != state["deck"]
-
-
-# -- golden playthrough ------------------------------------------------------------------------
-
-
-def test_golden_playthrough_replays() -> None:
-    golden = json.loads(PLAYTHROUGH.read_text())
-    state = ENGINE.setup(golden["players"], golden["seed"], golden["options"])
-    for seat, action in golden["actions"]:
-        state = ENGINE.apply(state, seat, action)
-    outcome = ENGINE.outcome(state)
-    assert outcome is not None
-    assert outcome.to_json() == golden["outcome"]
 
 
 # -- the revealed view of replays -----------------------------------------------------------------
