@@ -10,9 +10,9 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.clock import utcnow
 from app.db.models import Account, Player
 from app.db.sessions import end_sessions
+from app.timestamps import utcnow
 
 
 class AlreadyClaimed(Exception):

@@ -13,12 +13,12 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db import matches, rooms
-from app.db.clock import utcnow
 from app.db.matches import MatchEnd, MatchRecord, MoveRow, start_rows
 from app.db.movelog import MoveCommit, MoveLog
 from app.db.ratings.model import Skill
 from app.db.ratings.writes import Key, Rows, rated_or_not, record_matches
 from app.db.rooms import RoomRecord, SeatChange
+from app.timestamps import utcnow
 
 C = TypeVar("C")  # the connection the backend writes on
 

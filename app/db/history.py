@@ -35,10 +35,10 @@ from sqlalchemy import Row, Select, exists, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.orm import aliased
 
-from app.db.clock import iso
 from app.db.models import Match, MatchSeat, Move, Player, PlayerGame, Room
 from app.db.outcomes import with_termination
 from app.db.ratings.reads import player_ratings, seat_changes
+from app.timestamps import iso
 
 Result = Literal["win", "loss", "draw"]
 Status = Literal["playing", "finished"]

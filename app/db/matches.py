@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.bot_names import bot_name
+from app.bot_names import bot_name
 from app.db.models import Match, Move, Snapshot
 from app.db.rooms import RoomRecord
 

@@ -10,8 +10,8 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.clock import aware, iso
 from app.db.models import Passkey, PasskeyChallenge
+from app.timestamps import aware, iso
 
 
 class KnownPasskey(Exception):

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.clock import utcnow
 from app.db.models import Player
 from app.db.sessions import add_session, hash_token, new_token, session_by_token
+from app.timestamps import utcnow
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.clock import iso, utcnow
 from app.db.models import ChatMessage, Player, Room, RoomSeat
 from app.db.players import PlayerRecord
+from app.timestamps import iso, utcnow
 
 
 @dataclass

@@ -14,9 +14,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.clock import aware, iso, utcnow
 from app.db.models import Player
 from app.db.models import Session as SessionRow
+from app.timestamps import aware, iso, utcnow
 
 # how stale a session's last-seen time may be before a lookup stamps it again
 SEEN_EVERY = timedelta(minutes=5)

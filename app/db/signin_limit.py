@@ -18,8 +18,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.clock import aware
 from app.db.models import SigninFailure
+from app.timestamps import aware
 
 
 class TooManyFailures(Exception):

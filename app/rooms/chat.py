@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.db.clock import iso
 from app.db.players import PlayerRecord
 from app.db.store import Store
 from app.rooms.ports import Audience, Broker
 from app.rooms.runtime import RoomRuntime
 from app.rooms.views import chat_frames
+from app.timestamps import iso
 
 CHAT_HISTORY = 50  # chat messages a (re)connecting reader gets back
 

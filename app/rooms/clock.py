@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from app.db.clock import utcnow
+from app.timestamps import utcnow
 
 __all__ = ["SYSTEM_CLOCK", "Clock", "ManualClock", "SystemClock"]
 

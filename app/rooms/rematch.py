@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from app.db.clock import aware, iso
 from app.db.rooms import RoomRecord
+from app.timestamps import aware, iso
 from games.base import Seat
 
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.clock import iso
 from app.db.history import match_summary
 from app.db.matches import MatchRecord, MoveRow, load_match, load_moves
 from app.rooms.errors import ErrorCode, RoomError, not_found
 from app.rooms.views import last_seen, outcome_at
+from app.timestamps import iso
 from games import REGISTRY
 from games.base import Engine, State
 

@@ -13,12 +13,12 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
-from app.db.clock import aware
 from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.rooms import RoomRecord
 from app.rooms.lifecycle import RoomStatus
 from app.rooms.rematch import Proposal
 from app.rooms.table import TableSettings
+from app.timestamps import aware
 from games import get_game
 from games.base import Action, Engine, Outcome, Seat, State
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import orjson
 
-from app.db.bot_names import bot_name
-from app.db.clock import iso
+from app.bot_names import bot_name
 from app.db.players import PlayerRecord
 from app.rooms.ports import FrameFor
 from app.rooms.runtime import RoomRuntime
+from app.timestamps import iso
 from games.base import Action, Engine, Outcome, Seat, State
 
 SPECTATOR_NAMES = 50  # listed by name in the room; all are counted
@@ -52,10 +52,11 @@ class StateFrames:
     outcome, the deadlines, and in a game of perfect information the whole view (no seat
     changes it: tests/games/test_contract.py)."""
 
-    __slots__ = ("_by_seat", "_deadlines", "_outcome", "_runtime", "_shared", "_to_act")
+    __slots__ = ("_by_seat", "_deadlines", "_outcome", "_runtime", "_seats", "_shared", "_to_act")
 
     def __init__(self, runtime: RoomRuntime) -> None:
         self._runtime = runtime
+        self._seats = seats_by_player(runtime)
         self._by_seat: dict[Seat | None, str] | None = None  # before a match: no frames
         if runtime.state is None or runtime.match is None:
             return
@@ -69,7 +70,7 @@ class StateFrames:
         self._deadlines = {str(seat): iso(when) for seat, when in deadlines.items()}
 
     def __call__(self, player_id: int) -> str | None:
-        return self.of(self._runtime.seat_of(player_id))
+        return self.of(self._seats.get(player_id))
 
     def of(self, viewer: Seat | None) -> str | None:
         """The frame for one seat (``None``: a spectator)."""
@@ -110,9 +111,14 @@ class StateFrames:
         return message
 
 
+def seats_by_player(runtime: RoomRuntime) -> dict[int, Seat]:
+    """Each seated player's seat, looked up once for a whole fan-out."""
+    return {s.player.id: s.seat for s in runtime.room.seats if s.player is not None}
+
+
 def spectators(runtime: RoomRuntime, connected: Mapping[int, PlayerRecord]) -> list[dict[str, Any]]:
     """The players connected here who hold no seat of the room, by id."""
-    seated = {s.player.id for s in runtime.room.seats if s.player is not None}
+    seated = seats_by_player(runtime)
     return [connected[pid].to_json() for pid in sorted(connected) if pid not in seated]
 
 
@@ -181,7 +187,8 @@ def chat_frames(runtime: RoomRuntime, message: dict[str, Any]) -> FrameFor:
     frame = encode(message)
     if message.get("channel") != "spectators" or not runtime.playing:
         return lambda _player_id: frame
-    return lambda player_id: None if runtime.seat_of(player_id) is not None else frame
+    seated = seats_by_player(runtime)
+    return lambda player_id: None if player_id in seated else frame
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -33,6 +33,8 @@ standard library) is looked through, never counted.
   the window comes back this way, so this number follows the re-entries closely.
 - the module sequence: the module that has control (the innermost frame of ours) after every
   fresh call and every final return, consecutive repeats collapsed.
+- hallway re-entries: the re-entries with a module of app/ on at least one side, the engine
+  counted as one module (calls inside the game are the game's business, not the hallway's).
 - beside them: resumes, the distinct (caller module, callee module) pairs, and the same count
   of crossings one level up, between the layers app.realtime, app.rooms, app.db and games.
 
@@ -87,6 +89,10 @@ def ours(module: str) -> bool:
 
 def module_of(frame: FrameType | None) -> str:
     return "" if frame is None else str(frame.f_globals.get("__name__", ""))
+
+
+def in_game(module: str) -> bool:
+    return module.startswith("games")
 
 
 def layer_of(module: str) -> str:
@@ -197,6 +203,7 @@ class Counts:
     resumes: int
     module_pairs: int
     layer_crossings: int
+    hallway: int
     sequence: list[str]
     entries_per_module: dict[str, int]
 
@@ -229,6 +236,7 @@ def count(tracer: Tracer) -> Counts:
         resumes=sum(1 for e in events if e.kind == "call" and not e.fresh),
         module_pairs=len({(e.below, e.module) for e in crossing}),
         layer_crossings=sum(1 for e in crossing if layer_of(e.module) != layer_of(str(e.below))),
+        hallway=sum(1 for e in crossing if not in_game(e.module) or not in_game(str(e.below))),
         sequence=compressed,
         entries_per_module=dict(sorted(entries.items())),
     )
@@ -342,6 +350,7 @@ def report(counts: Counts) -> None:
     print("  " + " > ".join(short))
     print(f"re-entries (calls from one of our modules into another): {counts.reentries}")
     print(f"returns into another of our modules:                     {counts.returns_into_other}")
+    print(f"hallway re-entries (those with a module of app/ on one side): {counts.hallway}")
     print(
         f"beside them: {counts.fresh_calls} calls of our functions in all, {counts.resumes} "
         f"coroutine resumes, {counts.module_pairs} distinct (caller, callee) module pairs, "

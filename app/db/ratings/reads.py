@@ -10,9 +10,9 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.orm import aliased
 
-from app.db.clock import iso
 from app.db.models import Match, Player, Rating, RatingChange
 from app.db.ratings.model import BOT_SKILLS, Skill
+from app.timestamps import iso
 
 RECENT = 10  # rating points per game in a player's stats (a trend line)
 

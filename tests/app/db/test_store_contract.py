@@ -12,14 +12,14 @@ import pytest
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.bot_names import bot_name
-from app.db.clock import aware
+from app.bot_names import bot_name
 from app.db.matches import MatchEnd, MatchRecord
 from app.db.models import Match, MatchSeat, Player, PlayerGame, Rating, RatingChange, Room, Snapshot
 from app.db.movelog import MoveCommit
 from app.db.players import PlayerRecord
 from app.db.rooms import RoomRecord, SeatRecord
 from app.db.store import Store
+from app.timestamps import aware
 from tests.app.db.conftest import NOW, LoopThread, room_row
 
 ADA, BEN = PlayerRecord(1, "Ada"), PlayerRecord(2, "Ben")

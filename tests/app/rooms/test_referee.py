@@ -15,7 +15,6 @@ import orjson
 import pytest
 
 from app.db import matches as match_db
-from app.db.clock import aware
 from app.db.players import PlayerRecord
 from app.rooms import referee
 from app.rooms.clock import ManualClock
@@ -24,6 +23,7 @@ from app.rooms.referee import StandIn, TimerMove
 from app.rooms.runtime import RoomRuntime
 from app.rooms.views import StateFrames
 from app.services import Services
+from app.timestamps import aware
 from tests.app.rooms.in_process import new_player, with_services
 
 # Times are sums of powers of two, so the clock's float arithmetic lands on them exactly.
