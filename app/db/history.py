@@ -36,7 +36,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.orm import aliased
 
 from app.db.models import Match, MatchSeat, Move, Player, PlayerGame, Room
-from app.db.outcomes import with_termination
 from app.db.ratings.reads import player_ratings, seat_changes
 from app.timestamps import iso
 
@@ -235,7 +234,7 @@ def _summary(
     match: Row[Any], seats: list[dict[str, Any]], running_count: int, *, shown_room: bool
 ) -> dict[str, Any]:
     finished = match.status == "finished"
-    outcome = with_termination(match.outcome) if finished else None
+    outcome = match.outcome if finished else None  # says why it ended (migration 0008)
     return {
         "id": match.id,
         "room_id": match.room_id if shown_room else None,

@@ -1,18 +1,13 @@
-"""Why a match ended: a typed field of every stored outcome."""
+"""The old patch on reading a stored outcome, kept until the last caller has gone: every stored
+outcome says why its match ended since migration 0008 (``Termination`` is ``games.types``')."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
 
+from games.types import Termination
 
-class Termination(StrEnum):
-    """Why a match ended: stored in its outcome as ``termination``."""
-
-    NORMAL = "normal"  # the rules ended it
-    FORFEIT = "forfeit"  # a seat lost by the table settings (timer or absence)
-    CLAIMED = "claimed"  # the players at the table ended it: every opponent was away
-    ABORTED = "aborted"  # it cannot go on (its rules changed since it began): no result
+__all__ = ["Termination", "with_termination"]
 
 
 def with_termination(outcome: dict[str, Any] | None) -> dict[str, Any] | None:

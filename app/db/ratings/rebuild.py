@@ -10,8 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.matches import MatchEnd
 from app.db.models import Match, MatchSeat, PlayerGame, Rating, RatingChange
-from app.db.outcomes import Termination, with_termination
 from app.db.store import open_store
+from games.types import Termination
 
 # Every player's record per game, counted again from the finished matches (migration 0003
 # fills the table with the same statement).
@@ -78,8 +78,7 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
 
 def _has_result(outcome: dict[str, Any] | None) -> bool:
     """An aborted match has none: it was never rated."""
-    ended = with_termination(outcome) or {}
-    return ended.get("termination") != Termination.ABORTED
+    return (outcome or {}).get("termination") != Termination.ABORTED
 
 
 async def _seats_of(
