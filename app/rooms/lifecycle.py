@@ -1,5 +1,5 @@
 """A room's status and the changes of it the rules allow (why a match ended is stored with
-its outcome: :mod:`app.db.outcomes`)."""
+its outcome: ``games.base.Outcome``)."""
 
 from __future__ import annotations
 
