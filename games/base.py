@@ -184,6 +184,16 @@ class Transition:
     outcome: Outcome | None
 
 
+@dataclass(frozen=True)
+class Observation:
+    """What one viewer (a seat, or ``None`` for a spectator) is shown of a state: its view, its
+    own legal actions, and the last move as it may know it (``None`` before the first)."""
+
+    view: dict[str, Any]
+    legal: list[Action]
+    last: dict[str, Any] | None
+
+
 #: Which function of a game's modules serves which call of the contract, as
 #: ``method: (module's job, function)``: ``apply_unchecked`` is ``rules.apply``.
 SERVED_BY: dict[str, tuple[str, str]] = {
@@ -385,6 +395,36 @@ class Engine:
         decision) override this; the default shows actions as they are.
         """
         return action
+
+    def observe(
+        self,
+        state: State,
+        viewer: Seat | None,
+        last: tuple[Seat, Action] | None,
+        *,
+        acting: bool = True,
+        shared: dict[str, Any] | None = None,
+    ) -> Observation:
+        """Everything ``viewer`` is shown of ``state`` after ``last`` (the seat that moved, and
+        its move), in one call: ``view`` (or ``shared``, a view already built that every
+        viewer is shown alike, as in a game of perfect information), its legal actions
+        (none when not ``acting``: the match is over, or a spectator) and the last move
+        redacted for it.
+
+        >>> from games.abstrac import ENGINE
+        >>> state = ENGINE.setup(2, seed=1)
+        >>> seen = ENGINE.observe(state, 1, None)
+        >>> seen.legal, seen.last
+        ([], None)
+        """
+        view = shared if shared is not None else self.view(state, viewer)
+        legal = self.legal_actions(state, viewer) if acting and viewer is not None else []
+        if last is None:
+            return Observation(view, legal, None)
+        actor, action = last
+        return Observation(
+            view, legal, {"seat": actor, "action": self.redact_action(action, actor, viewer)}
+        )
 
     def fallback_action(self, state: State, seat: Seat) -> Action:
         """The action a turn timer takes for a seat that did not answer."""

@@ -68,6 +68,8 @@ class SqliteStore(BaseStore[AsyncConnection]):
     async def write(
         self, conn: AsyncConnection, batch: list[MoveCommit], atomic: bool
     ) -> set[tuple[int, int]]:
+        if not atomic:  # moves alone: one INSERT on an autocommitting connection
+            return await self._insert_moves(conn, batch)
         return await rated_or_not(
             lambda: inside(conn, conn.begin()), partial(self._write_batch, batch=batch)
         )

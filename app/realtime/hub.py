@@ -17,7 +17,7 @@ from typing import Any
 from starlette.types import Send
 
 from app.db.players import PlayerRecord
-from app.rooms.ports import FrameFor
+from app.rooms.ports import Frames
 
 log = logging.getLogger(__name__)
 
@@ -160,22 +160,21 @@ class Hub:
     def present(self, room_id: str) -> dict[int, PlayerRecord]:
         return {c.player.id: c.player for c in self._rooms.get(room_id, ())}
 
-    def deliver(self, room_id: str, frame_for: FrameFor, first: int | None = None) -> None:
+    def deliver(self, room_id: str, frames: Frames, first: int | None = None) -> None:
         """Send every local connection of the room its frame; player ``first``'s (the mover,
         whose new state acknowledges its move) before the others."""
         members = self._rooms.get(room_id)
         if not members:
             return
-        if first is not None:
+        if isinstance(frames, str):
+            for connection in sorted(members, key=lambda c: c.player.id != first):
+                connection.send(frames)
+            return
+        if first is not None and first in frames:
             for connection in members:
                 if connection.player.id == first:
-                    _send(connection, frame_for)
+                    connection.send(frames[first])
         for connection in members:
-            if first is None or connection.player.id != first:
-                _send(connection, frame_for)
-
-
-def _send(connection: Connection, frame_for: FrameFor) -> None:
-    frame = frame_for(connection.player.id)
-    if frame is not None:
-        connection.send(frame)
+            player = connection.player.id
+            if player != first and player in frames:
+                connection.send(frames[player])

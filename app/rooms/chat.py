@@ -37,7 +37,10 @@ class Chat:
         await self.broker.publish(room_id, {"kind": "chat", "message": message})
 
     def show(self, runtime: RoomRuntime, message: dict[str, Any]) -> None:
-        self.audience.deliver(runtime.room.id, chat_frames(runtime, message))
+        room_id = runtime.room.id
+        connected = self.audience.present(room_id)
+        if connected:
+            self.audience.deliver(room_id, chat_frames(runtime, message, connected))
 
     async def history(self, runtime: RoomRuntime, player_id: int) -> dict[str, Any]:
         """The ``chat_history`` message for a reader who (re)connects: the room's latest chat

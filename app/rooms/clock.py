@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from app.timestamps import utcnow
-
 __all__ = ["SYSTEM_CLOCK", "Clock", "ManualClock", "SystemClock"]
 
 
@@ -40,7 +38,7 @@ class SystemClock:
         return time.monotonic()
 
     def now(self) -> datetime:
-        return utcnow()
+        return datetime.now(UTC)
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)

@@ -15,9 +15,9 @@ from typing import Any
 
 from app.rooms.clock import Clock
 from app.rooms.errors import ActionRefused
-from app.rooms.ports import Audience, Broker, FrameFor
+from app.rooms.ports import Audience, Broker
 from app.rooms.runtime import RoomRuntime
-from app.rooms.views import StateFrames, room_frame, room_json
+from app.rooms.views import room_frame, room_json, state_frames
 from games.base import Seat
 
 
@@ -70,17 +70,17 @@ class CommandRunner:
         it acknowledges the move. Otherwise the room does, since its seats and status frame
         the state that follows."""
         room_id = runtime.room.id
+        connected = self.audience.present(room_id)
+        if not connected:
+            return
         if room and first is None:
-            self.audience.deliver(room_id, self._room_frame(runtime))
+            self.audience.deliver(room_id, room_frame(runtime, connected, self.clock.now()))
         if state:
             mover = runtime.room.seats[first].player if first is not None else None
-            self.audience.deliver(room_id, StateFrames(runtime), mover.id if mover else None)
+            frames = state_frames(runtime, connected)
+            self.audience.deliver(room_id, frames, mover.id if mover else None)
         if room and first is not None:
-            self.audience.deliver(room_id, self._room_frame(runtime))
-
-    def _room_frame(self, runtime: RoomRuntime) -> FrameFor:
-        room_id = runtime.room.id
-        return room_frame(runtime, lambda: self.audience.present(room_id), self.clock.now())
+            self.audience.deliver(room_id, room_frame(runtime, connected, self.clock.now()))
 
     async def _after(self, runtime: RoomRuntime, effects: Effects) -> None:
         self.show(runtime, room=effects.room, state=effects.state, first=effects.first)

@@ -42,7 +42,7 @@ from app.rooms.rematches import Rematches
 from app.rooms.replication import Replication
 from app.rooms.runtime import RoomRuntime
 from app.rooms.seating import RoomLimits, Seating
-from app.rooms.views import StateFrames, hello_frame, room_json
+from app.rooms.views import hello_frame, room_json, state_frame
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +186,7 @@ class RoomManager:
     @staticmethod
     def state_frame(runtime: RoomRuntime, player_id: int) -> str | None:
         """The current ``state`` frame for one player (none before a match)."""
-        return StateFrames(runtime)(player_id)
+        return state_frame(runtime, player_id)
 
     # -- changes -----------------------------------------------------------------------
     async def create_room(

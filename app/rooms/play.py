@@ -3,6 +3,7 @@ the ends of a match between moves (a forfeit, a claimed win)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from app.db.movelog import MoveCommit, UnstorableMove
@@ -31,15 +32,15 @@ class Play:
         self, runtime: RoomRuntime, player_id: int, action: Any, seq: int | None
     ) -> None:
         """A client's move for its own seat, as it sent it."""
-        seat = runtime.seat_of(player_id)
+        seat = runtime.seats_by_player.get(player_id)
         if seat is None:
             raise ActionRefused(ErrorCode.NOT_SEATED, "You are watching: only seated players act.")
-        await self.runner.run(runtime, lambda: self._play(runtime, seat, action, seq))
+        await self.runner.run(runtime, partial(self._play, runtime, seat, action, seq))
 
     async def play_for(self, runtime: RoomRuntime, seat: Seat, action: Action, seq: int) -> None:
         """A move the server makes for a seat (a bot's, or a timer's fallback), chosen for
         the table at ``seq``: a move made meanwhile makes it stale."""
-        await self.runner.run(runtime, lambda: self._play(runtime, seat, action, seq))
+        await self.runner.run(runtime, partial(self._play, runtime, seat, action, seq))
 
     async def _play(self, runtime: RoomRuntime, seat: Seat, raw: Any, seq: int | None) -> Effects:
         state, match = runtime.state, runtime.match

@@ -8,8 +8,9 @@ from typing import Any, Protocol
 from app.db.players import PlayerRecord
 
 BrokerHandler = Callable[[str, dict[str, Any]], Awaitable[None]]
-FrameFor = Callable[[int], "str | None"]
-"""The frame for one connected player (by id), or ``None``: that player is shown nothing."""
+Frames = str | Mapping[int, str]
+"""One frame for every connection of a room, or each player's own (by id; a player missing
+from it is sent nothing)."""
 
 
 class Broker(Protocol):
@@ -30,9 +31,9 @@ class Audience(Protocol):
     """The local viewers of rooms (the WebSocket hub): it delivers what it is handed and never
     asks the room core anything back."""
 
-    def deliver(self, room_id: str, frame_for: FrameFor, first: int | None = None) -> None:
-        """Send each connection of the room the frame ``frame_for`` gives its player (none for
-        ``None``), the connections of player ``first`` before the others."""
+    def deliver(self, room_id: str, frames: Frames, first: int | None = None) -> None:
+        """Send each connection of the room its frame, the connections of player ``first``
+        before the others."""
         ...
 
     def present(self, room_id: str) -> Mapping[int, PlayerRecord]:

@@ -31,6 +31,7 @@ class RoomRuntime:
     def __init__(self, room: RoomRecord, *, touched: float = 0.0) -> None:
         self.room = room
         self.table = TableSettings.parse(room.table)
+        self.seats_by_player = _seats_by_player(room)
         self.engine: Engine = get_game(room.game)
         self.lock = asyncio.Lock()
         self.match: MatchRecord | None = None
@@ -55,6 +56,7 @@ class RoomRuntime:
     def set_room(self, room: RoomRecord) -> None:
         self.room = room
         self.table = TableSettings.parse(room.table)
+        self.seats_by_player = _seats_by_player(room)
 
     # -- match state -----------------------------------------------------------------
     def load_match(
@@ -98,9 +100,8 @@ class RoomRuntime:
         *,
         stand_in: bool = False,
     ) -> None:
-        """Note the move just made (``state``, ``acting`` and ``ruled`` are already its own);
-        the seats that waited for it spent the time since the last change."""
-        at = aware(at)
+        """Note the move just made at ``at`` (timezone-aware); ``state``, ``acting`` and
+        ``ruled`` are already its own."""
         self.seq += 1
         self.last = (seat, action)
         self._note_stand_in(seat, action, stand_in)
@@ -124,8 +125,10 @@ class RoomRuntime:
         self._advance(seat, action, at, stand_in=stand_in)
 
     def _spend(self, at: datetime) -> None:
+        """The seats that waited for the move made at ``at`` (timezone-aware) spent the time
+        since the last change (it counts only on a chess clock)."""
         if self.state is not None and self.changed_at is not None and self.table.clock:
-            spent = max(0.0, (aware(at) - self.changed_at).total_seconds())
+            spent = max(0.0, (at - self.changed_at).total_seconds())
             for waiting in self.acting:
                 self.clock_used[waiting] = self.clock_used.get(waiting, 0.0) + spent
 
@@ -148,9 +151,10 @@ class RoomRuntime:
         """Apply stored moves (another process's, or the log after a snapshot)."""
         for move in moves:
             if self.state is not None and move.seq == self.seq + 1:
-                self._spend(move.at)
+                at = aware(move.at)
+                self._spend(at)
                 self._settle_on(self.engine.apply_unchecked(self.state, move.seat, move.action))
-                self._advance(move.seat, move.action, move.at, stand_in=move.stand_in)
+                self._advance(move.seat, move.action, at, stand_in=move.stand_in)
 
     def begin(self, match: MatchRecord) -> None:
         """A new match starts at this table."""
@@ -218,7 +222,7 @@ class RoomRuntime:
         return NOBODY if self.terminal is not None else self.acting
 
     def seat_of(self, player_id: int) -> Seat | None:
-        return self.room.seat_of(player_id)
+        return self.seats_by_player.get(player_id)
 
     def bot_level(self, seat: Seat) -> str | None:
         """Who plays ``seat`` for the server: its bot, or a stand-in for an away player."""
@@ -252,3 +256,7 @@ class RoomRuntime:
             allowed = seconds - self.clock_used.get(seat, 0.0) if self.table.clock else seconds
             result[seat] = self.changed_at + timedelta(seconds=max(0.0, allowed))
         return result
+
+
+def _seats_by_player(room: RoomRecord) -> dict[int, Seat]:
+    return {s.player.id: s.seat for s in room.seats if s.player is not None}

@@ -7,7 +7,7 @@ The audience (the hub) is handed the frames and only delivers them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -15,10 +15,9 @@ import orjson
 
 from app.bot_names import bot_name
 from app.db.players import PlayerRecord
-from app.rooms.ports import FrameFor
 from app.rooms.runtime import RoomRuntime
 from app.timestamps import iso
-from games.base import Action, Engine, Outcome, Seat, State
+from games.base import Action, Engine, Seat, State
 
 SPECTATOR_NAMES = 50  # listed by name in the room; all are counted
 
@@ -52,36 +51,37 @@ class StateFrames:
     outcome, the deadlines, and in a game of perfect information the whole view (no seat
     changes it: tests/games/test_contract.py)."""
 
-    __slots__ = ("_by_seat", "_deadlines", "_outcome", "_runtime", "_seats", "_shared", "_to_act")
+    __slots__ = ("_by_seat", "_deadlines", "_outcome", "_runtime", "_shared", "_to_act")
 
     def __init__(self, runtime: RoomRuntime) -> None:
         self._runtime = runtime
-        self._seats = seats_by_player(runtime)
         self._by_seat: dict[Seat | None, str] | None = None  # before a match: no frames
-        if runtime.state is None or runtime.match is None:
+        state = runtime.state
+        if state is None or runtime.match is None:
             return
         self._by_seat = {}
-        outcome: Outcome | None = runtime.outcome()
+        outcome = runtime.terminal if runtime.terminal is not None else runtime.ruled
         self._outcome = None if outcome is None else outcome.to_json()
-        self._to_act = sorted(runtime.to_act()) if outcome is None else []
+        self._to_act = sorted(runtime.acting) if outcome is None else []
         engine = runtime.engine
-        self._shared = engine.view(runtime.state, None) if engine.info.perfect_information else None
-        deadlines = runtime.deadlines()
+        self._shared = engine.view(state, None) if engine.info.perfect_information else None
+        deadlines = runtime.deadlines() if runtime.table.turn_seconds else {}
         self._deadlines = {str(seat): iso(when) for seat, when in deadlines.items()}
 
-    def __call__(self, player_id: int) -> str | None:
-        return self.of(self._seats.get(player_id))
+    def for_players(self, players: Iterable[int]) -> dict[int, str]:
+        """The frame of each of ``players`` (ids of players connected to the room)."""
+        if self._by_seat is None:
+            return {}
+        seats = self._runtime.seats_by_player
+        return {player: self.of(seats.get(player)) for player in players}
 
-    def of(self, viewer: Seat | None) -> str | None:
-        """The frame for one seat (``None``: a spectator)."""
+    def of(self, viewer: Seat | None) -> str:
+        """The frame for one seat (``None``: a spectator); a match must be loaded."""
         by_seat = self._by_seat
-        if by_seat is None:
-            return None
+        assert by_seat is not None
         frame = by_seat.get(viewer)
-        if frame is not None:
-            return frame
-        frame = orjson.dumps(self._message(viewer)).decode()
-        by_seat[viewer] = frame
+        if frame is None:
+            frame = by_seat[viewer] = orjson.dumps(self._message(viewer)).decode()
         return frame
 
     def _message(self, viewer: Seat | None) -> dict[str, Any]:
@@ -89,14 +89,15 @@ class StateFrames:
         engine, state, match = runtime.engine, runtime.state, runtime.match
         assert state is not None and match is not None
         playing = self._outcome is None
+        seen = engine.observe(state, viewer, runtime.last, acting=playing, shared=self._shared)
         message: dict[str, Any] = {
             "type": "state",
             "match_id": match.id,
             "seq": runtime.seq,
-            "view": self._shared if self._shared is not None else engine.view(state, viewer),
+            "view": seen.view,
             "to_act": self._to_act,
-            "legal": engine.legal_actions(state, viewer) if viewer is not None and playing else [],
-            "last": last_seen(engine, runtime.last, viewer),
+            "legal": seen.legal,
+            "last": seen.last,
             "over": not playing,
             "outcome": self._outcome,
         }
@@ -111,14 +112,19 @@ class StateFrames:
         return message
 
 
-def seats_by_player(runtime: RoomRuntime) -> dict[int, Seat]:
-    """Each seated player's seat, looked up once for a whole fan-out."""
-    return {s.player.id: s.seat for s in runtime.room.seats if s.player is not None}
+def state_frames(runtime: RoomRuntime, players: Iterable[int]) -> dict[int, str]:
+    """The current ``state`` frame of each of ``players`` (none before a match)."""
+    return StateFrames(runtime).for_players(players)
+
+
+def state_frame(runtime: RoomRuntime, player_id: int) -> str | None:
+    """The current ``state`` frame for one player (none before a match)."""
+    return state_frames(runtime, (player_id,)).get(player_id)
 
 
 def spectators(runtime: RoomRuntime, connected: Mapping[int, PlayerRecord]) -> list[dict[str, Any]]:
     """The players connected here who hold no seat of the room, by id."""
-    seated = seats_by_player(runtime)
+    seated = runtime.seats_by_player
     return [connected[pid].to_json() for pid in sorted(connected) if pid not in seated]
 
 
@@ -158,20 +164,9 @@ def room_json(
     }
 
 
-def room_frame(
-    runtime: RoomRuntime, connected: Callable[[], Mapping[int, PlayerRecord]], now: datetime
-) -> FrameFor:
-    """The ``room`` message, the same for everyone: built when first asked for (a room with
-    no viewer here builds none)."""
-    frame: str | None = None
-
-    def frame_for(_player_id: int) -> str:
-        nonlocal frame
-        if frame is None:
-            frame = encode({"type": "room", "room": room_json(runtime, connected(), now)})
-        return frame
-
-    return frame_for
+def room_frame(runtime: RoomRuntime, connected: Mapping[int, PlayerRecord], now: datetime) -> str:
+    """The ``room`` message, the same for everyone."""
+    return encode({"type": "room", "room": room_json(runtime, connected, now)})
 
 
 def hello_frame(
@@ -182,13 +177,16 @@ def hello_frame(
     return encode({"type": "hello", "you": you, "room": room_json(runtime, connected, now)})
 
 
-def chat_frames(runtime: RoomRuntime, message: dict[str, Any]) -> FrameFor:
-    """A chat message for each reader: players do not see the spectators' chat during play."""
+def chat_frames(
+    runtime: RoomRuntime, message: dict[str, Any], connected: Iterable[int]
+) -> str | dict[int, str]:
+    """A chat message for its readers among ``connected``: everyone, except that players do
+    not see the spectators' chat during play."""
     frame = encode(message)
     if message.get("channel") != "spectators" or not runtime.playing:
-        return lambda _player_id: frame
-    seated = seats_by_player(runtime)
-    return lambda player_id: None if player_id in seated else frame
+        return frame
+    seated = runtime.seats_by_player
+    return {player: frame for player in connected if player not in seated}
 
 
 def encode(message: dict[str, Any]) -> str:

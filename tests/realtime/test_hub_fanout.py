@@ -48,7 +48,8 @@ def fan_out(order: tuple[PlayerRecord, ...], first: int | None) -> list[tuple[st
             hub.join(Connection(socket(player.name), player, "r1"))
         runtime = playing_room()
         mover = runtime.room.seats[first].player if first is not None else None
-        hub.deliver("r1", StateFrames(runtime), mover.id if mover else None)
+        frames = StateFrames(runtime).for_players(hub.present("r1"))
+        hub.deliver("r1", frames, mover.id if mover else None)
 
     run_on_own_loop(run())
     return written
