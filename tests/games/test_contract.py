@@ -328,7 +328,7 @@ def test_view_is_invariant_under_determinize(engine: Engine) -> None:
 
 
 def test_a_perfect_information_view_is_the_same_for_every_viewer(engine: Engine) -> None:
-    """The server builds such a view once a move for every viewer (app/rooms/messages.py)."""
+    """The server builds such a view once a move for every viewer (app/rooms/views.py)."""
     if not engine.info.perfect_information:
         pytest.skip("views of hidden information differ by seat")
     for seed in range(4):
@@ -337,6 +337,29 @@ def test_a_perfect_information_view_is_the_same_for_every_viewer(engine: Engine)
         for state in trace.states:
             spectator = engine.view(state, None)
             assert all(engine.view(state, seat) == spectator for seat in range(players))
+
+
+def test_observe_is_the_view_the_legal_actions_and_the_redacted_last_move(
+    engine: Engine,
+) -> None:
+    """What the live table shows each viewer, in one call, is what the three calls give."""
+    for seed in range(3):
+        players = player_counts(engine)[seed % len(player_counts(engine))]
+        trace = random_playout(engine, players, 400 + seed)
+        lasts = [None, *trace.actions]
+        for state, last in list(zip(trace.states, lasts, strict=True))[::7]:
+            for viewer in _viewers(engine, state):
+                seen = engine.observe(state, viewer, last)
+                assert seen.view == engine.view(state, viewer)
+                legal = engine.legal_actions(state, viewer) if viewer is not None else []
+                assert seen.legal == legal
+                if last is None:
+                    assert seen.last is None
+                else:
+                    hidden = engine.redact_action(last[1], last[0], viewer)
+                    assert seen.last == {"seat": last[0], "action": hidden}
+                closed = engine.observe(state, viewer, last, acting=False)
+                assert closed.legal == [] and closed.view == seen.view
 
 
 def _cards_of(state: State) -> str:
