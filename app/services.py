@@ -80,7 +80,7 @@ class Services:
             queue_size=settings.review_queue,
         )
         if settings.review_on_finish:
-            manager.on_match_end = reviews.enqueue
+            manager.runner.on_match_end = reviews.enqueue
         signins = SigninLimit(
             db,
             clock.now,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from app.db.players import PlayerRecord
@@ -103,22 +103,16 @@ class RoomManager:
         self.runner.follow_ups = (self.bot_turns.schedule, self.attendance.watch)
         self.directory.on_open = self.attendance.opened
         self.seating.on_begin = self.attendance.check
-
-    @property
-    def on_match_end(self) -> Callable[[int], object] | None:
-        return self.runner.on_match_end
-
-    @on_match_end.setter
-    def on_match_end(self, told: Callable[[int], object] | None) -> None:
-        self.runner.on_match_end = told
+        # what the facade serves as its modules do
+        self.runtime = self.directory.runtime
+        self.loaded = self.directory.loaded
+        self.evict_idle = self.directory.evict_idle
+        self.sweep = self.directory.sweep
+        self.play_now = self.seating.play_now
+        self.chat_history = self.chat_room.history
+        self.on_event = self.replication.on_event
 
     # -- rooms in memory ---------------------------------------------------------------
-    async def runtime(self, room_id: str) -> RoomRuntime:
-        return await self.directory.runtime(room_id)
-
-    def loaded(self, room_id: str) -> RoomRuntime | None:
-        return self.directory.loaded(room_id)
-
     @property
     def rooms_in_memory(self) -> int:
         return self.directory.in_memory
@@ -126,12 +120,6 @@ class RoomManager:
     @property
     def loads_under_way(self) -> int:
         return self.directory.loads_under_way
-
-    def evict_idle(self, now: float | None = None) -> list[str]:
-        return self.directory.evict_idle(now)
-
-    async def sweep(self) -> None:
-        await self.directory.sweep()
 
     async def resume(self) -> None:
         """After a start: every room in play gets its bots, timers and seat holds going again."""
@@ -204,11 +192,6 @@ class RoomManager:
         )
         return await self.room(room_id)
 
-    async def play_now(
-        self, player: PlayerRecord, *, game: str, level: str, opponents: int
-    ) -> dict[str, Any]:
-        return await self.seating.play_now(player, game=game, level=level, opponents=opponents)
-
     async def take_seat(self, room_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]:
         return await self.seating.take_seat(await self.runtime(room_id), seat, player)
 
@@ -237,9 +220,6 @@ class RoomManager:
     async def chat(self, room_id: str, player: PlayerRecord, text: str) -> None:
         await self.chat_room.say(await self.runtime(room_id), player, text)
 
-    async def chat_history(self, runtime: RoomRuntime, player_id: int) -> dict[str, Any]:
-        return await self.chat_room.history(runtime, player_id)
-
     async def presence_changed(self, room_id: str) -> None:
         """A socket of this process joined or left the room; a room left with nobody and no
         match leaves memory."""
@@ -248,6 +228,3 @@ class RoomManager:
             return
         await self.attendance.changed_here(runtime)
         self.directory.forget(room_id)
-
-    async def on_event(self, room_id: str, event: dict[str, Any]) -> None:
-        await self.replication.on_event(room_id, event)
