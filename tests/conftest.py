@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.server import ServerProcess, default_backend, free_port, fresh_database
+from tests.support.server import ServerProcess, default_backend, free_port, fresh_database
 
 IN_CI = os.environ.get("CI") == "true"
 FLOOD_RATE = 2000

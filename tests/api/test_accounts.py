@@ -17,8 +17,8 @@ from sqlalchemy.exc import SAWarning
 
 from app.db.engine import make_engine
 from app.db.models import SigninFailure
-from tests.clients import Guest
-from tests.server import ServerProcess, private_server, run_on_own_loop
+from tests.support.clients import Guest
+from tests.support.server import ServerProcess, private_server, run_on_own_loop
 
 PASSWORD = "Gleaming-Otter-42"
 

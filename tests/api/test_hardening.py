@@ -12,9 +12,9 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from tests.api.play import play_bots, start, wait_finished
-from tests.clients import Guest
-from tests.server import private_server
+from tests.support.clients import Guest
+from tests.support.play import play_bots, start, wait_finished
+from tests.support.server import private_server
 
 MAX_BODY = 64 * 1024
 HUGE_NUMBERS = (2**31, 2**63, 2**64, 10**30)

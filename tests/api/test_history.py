@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.play import open_table, play_match, start
-from tests.clients import Guest
+from tests.support.clients import Guest
+from tests.support.play import open_table, play_match, start
 
 DRAW_ATTEMPTS = 30  # a 3-player balance match ends in a shared win about one time in three
 

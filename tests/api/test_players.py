@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.clients import Guest
+from tests.support.clients import Guest
 
 
 def test_register_trims_and_sets_an_httponly_cookie(live_server: str) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 import httpx
 
-from tests.api.play import play_bots, play_match
-from tests.clients import Guest
+from tests.support.clients import Guest
+from tests.support.play import play_bots, play_match
 
 
 def stats_of(http: httpx.Client, player_id: int) -> dict[str, Any]:

@@ -8,8 +8,8 @@ import httpx
 import pytest
 
 from games import REGISTRY
-from tests.api.play import open_table, play_match, start
-from tests.clients import Guest
+from tests.support.clients import Guest
+from tests.support.play import open_table, play_match, start
 
 GAMES = [
     ("abspecken", 3, {"end_threshold": 5}),  # hidden cards and simultaneous, secret choices

@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 
 from games import REGISTRY
-from tests.api.play import play_bots
-from tests.clients import Guest
+from tests.support.clients import Guest
+from tests.support.play import play_bots
 
 LEVELS = ("easy", "normal")
 SHORT = {"abstrac": {"target": 50}}  # a whole match of the default length takes long

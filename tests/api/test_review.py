@@ -14,9 +14,9 @@ import pytest
 from games import REGISTRY
 from games.bots import info_set
 from games.search import action_key
-from tests.api.play import play_bots, review_when_done
-from tests.clients import Guest
-from tests.server import private_server
+from tests.support.clients import Guest
+from tests.support.play import play_bots, review_when_done
+from tests.support.server import private_server
 
 SMALL_BUDGET = {"CARDROOM_REVIEW_ITERATIONS": "8", "CARDROOM_REVIEW_PLAYOUTS": "4"}
 SHORT: dict[str, dict[str, Any]] = {

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.play import play_bots
-from tests.clients import Guest
-from tests.races import together
-from tests.server import ServerProcess, private_server, run_on_own_loop, run_sql
-from tests.waiting import until
+from tests.support.clients import Guest
+from tests.support.play import play_bots
+from tests.support.races import together
+from tests.support.server import ServerProcess, private_server, run_on_own_loop, run_sql
+from tests.support.waiting import until
 
 OPEN_ROOMS, BOT_MATCHES = 3, 1
 

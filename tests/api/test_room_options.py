@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.clients import Guest
+from tests.support.clients import Guest
 
 
 def test_abspecken_first_roller_past_the_table_is_refused_at_creation(backend_server: str) -> None:

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.clients import Guest
-from tests.races import race_start_and_leave, together
-from tests.server import run_on_own_loop
+from tests.support.clients import Guest
+from tests.support.races import race_start_and_leave, together
+from tests.support.server import run_on_own_loop
 
 TRIALS = 10
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.clients import Guest
+from tests.support.clients import Guest
 
 
 def test_create_take_seats_and_start(live_server: str) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients import Guest
-from tests.server import private_server
+from tests.support.clients import Guest
+from tests.support.server import private_server
 
 # the command lines as the servers' documentation gives them, run by this interpreter
 SERVERS = {

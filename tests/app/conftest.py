@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server import default_backend, fresh_database
+from tests.support.server import default_backend, fresh_database
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -20,7 +20,7 @@ import httpx
 import orjson
 
 from tests.bench._sys import pinned, rss_bytes, stop_process
-from tests.server import ROOT, free_port
+from tests.support.server import ROOT, free_port
 
 SERVER_CORE = 0
 CLIENT_CORE = 1

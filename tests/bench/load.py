@@ -58,7 +58,7 @@ from sqlalchemy.engine import make_url
 from tests.bench._stack import CLIENT_CORE, Clients, PrivateRedis, Servers
 from tests.bench._sys import CpuMeter, fmt_load, loadavg, pids_whose_cmdline_has, pinned
 from tests.bench.playouts import reference_per_second
-from tests.server import fresh_database
+from tests.support.server import fresh_database
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 MAX_ROOMS = 5000

@@ -19,8 +19,8 @@ from pathlib import Path
 import httpx
 from websockets.sync.client import connect
 
-from tests.clients import Guest
-from tests.server import ROOT, ServerProcess, free_port, fresh_database
+from tests.support.clients import Guest
+from tests.support.server import ROOT, ServerProcess, free_port, fresh_database
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 

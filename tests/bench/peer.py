@@ -37,7 +37,7 @@ from tests.bench.load import (
     run,
     to_json,
 )
-from tests.server import ROOT, free_port
+from tests.support.server import ROOT, free_port
 
 PEER_SOURCE = ROOT.parent / "shared" / "bench-peers" / "boardgameio"
 

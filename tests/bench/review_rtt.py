@@ -22,10 +22,10 @@ from pathlib import Path
 
 import httpx
 
-from tests.api.play import play_bots
 from tests.bench.move_rtt import POSTGRES, describe
-from tests.clients import Guest, RoomSocket
-from tests.server import ServerProcess, free_port, fresh_database
+from tests.support.clients import Guest, RoomSocket
+from tests.support.play import play_bots
+from tests.support.server import ServerProcess, free_port, fresh_database
 
 REVIEWED = ("absolute", ("normal", "normal"), {"turn_limit": 12})
 """The matches reviewed: ABSOLUTE, the costliest review per decision, kept to about ten

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -19,42 +17,25 @@ from datetime import UTC, datetime, timedelta
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.e2e.screen import PHONE, assert_on_first_screen
-from tests.e2e.visitors import sign_in, visitor
-from tests.e2e.words import assert_player_words
+from tests.support.screen import PHONE, assert_on_first_screen
+from tests.support.table_steps import (
+    add_bot,
+    create_room,
+    open_room_form,
+    pause_in,
+    start_match,
+    submit_room_form,
+    take_seat,
+    unique,
+)
+from tests.support.visitors import sign_in, visitor
+from tests.support.waiting import play_until
+from tests.support.words import assert_player_words
 
 MATCH_DEADLINE_S = 150
 TABLE = ".abs-table"
 OUTCOME = "[data-testid=outcome]"
 MINUS = "\u2212"
-
-
-def unique(name: str) -> str:
-    return f"{name} {uuid.uuid4().hex[:4]}"
-
-
-def create_room(page: Page, seats: int, turn_limit: int) -> str:
-    page.goto("/")
-    page.select_option("#game-select", "absolute")
-    page.fill("#seats-input", str(seats))
-    page.fill("#opt-turn_limit", str(turn_limit))
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r"/rooms/[^/]+$"))
-    expect(page.locator("#room-title")).to_have_text("ABSOLUTE")
-    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
-    return page.url
-
-
-def take_seat(page: Page, seat: int) -> None:
-    page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
-    expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
-
-
-def add_bot(page: Page, seat: int) -> None:
-    row = page.locator(f".seat[data-seat='{seat}']")
-    row.get_by_label(f"Bot level for Seat {seat + 1}").select_option("easy")
-    row.get_by_role("button", name="Add bot").click()
-    expect(row.locator(".tag-bot")).to_be_visible()
 
 
 def value(card: str) -> int:
@@ -258,12 +239,12 @@ def final_scores(page: Page) -> dict[str, int]:
 def test_a_whole_match_is_built_and_played_at_the_table(new_page: Callable[..., Page]) -> None:
     alice_name, bob_name, carol_name = unique("Alice"), unique("Bob"), unique("Carol")
     alice = visitor(new_page, alice_name)
-    invite = create_room(alice, seats=3, turn_limit=5)
+    invite = create_room(alice, "absolute", 3, turn_limit=5)
     take_seat(alice, 0)
     bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 1)
     add_bot(alice, 2)
-    alice.click("#start-button")
+    start_match(alice)
 
     carol = visitor(new_page, carol_name, invite, width=375, height=800)
     for page in (alice, bob, carol):
@@ -275,9 +256,11 @@ def test_a_whole_match_is_built_and_played_at_the_table(new_page: Callable[..., 
 
     stats = Stats()
     rounds_seen: set[int] = set()
-    deadline = time.monotonic() + MATCH_DEADLINE_S
-    while not (alice.locator(OUTCOME).is_visible() and bob.locator(OUTCOME).is_visible()):
-        assert time.monotonic() < deadline, f"the match did not finish in time ({stats})"
+
+    def over() -> bool:
+        return alice.locator(OUTCOME).is_visible() and bob.locator(OUTCOME).is_visible()
+
+    def play() -> bool:
         info = alice.locator(".abs-info").inner_text()
         found = re.search(r"Round (\d) of 3", info)
         if found:
@@ -291,8 +274,16 @@ def test_a_whole_match_is_built_and_played_at_the_table(new_page: Callable[..., 
                     raise
         if stats.turns and stats.turns % 8 == 0:
             assert_no_controls(carol)
-        if not acted:
-            alice.wait_for_timeout(40)
+        return acted
+
+    play_until(
+        over,
+        play,
+        lambda: f"the match's end ({stats})",
+        MATCH_DEADLINE_S,
+        idle_s=0.04,
+        pause=pause_in(alice),
+    )
 
     assert rounds_seen >= {1, 2, 3}, rounds_seen
     assert stats.builder_checked == {"alice", "bob"}, stats
@@ -358,7 +349,6 @@ def test_a_refused_move_is_explained_and_turn_clocks_count_down(
 ) -> None:
     """The server's refusal is shown in words and the controls come back; deadlines show."""
     page = new_page(width=375, height=800)
-    ends = (datetime.now(UTC) + timedelta(seconds=45)).isoformat()
 
     def tamper(ws: WebSocketRoute) -> None:
         server = ws.connect_to_server()
@@ -371,7 +361,8 @@ def test_a_refused_move_is_explained_and_turn_clocks_count_down(
 
         def from_server(message: str | bytes) -> None:
             data = json.loads(message)
-            if data.get("type") == "state":
+            if data.get("type") == "state":  # 45 s from when the page gets the state
+                ends = (datetime.now(UTC) + timedelta(seconds=45)).isoformat()
                 data["deadlines"] = {str(seat): ends for seat in data.get("to_act", [])}
             ws.send(json.dumps(data))
 
@@ -381,10 +372,10 @@ def test_a_refused_move_is_explained_and_turn_clocks_count_down(
     page.route_web_socket(re.compile(r"/ws/rooms/"), tamper)
     page.goto("/")
     sign_in(page, unique("Dana"))
-    create_room(page, seats=2, turn_limit=5)
+    create_room(page, "absolute", 2, turn_limit=5)
     take_seat(page, 0)
     add_bot(page, 1)
-    page.click("#start-button")
+    start_match(page)
 
     deck = page.locator("[data-focus=deck].is-lit")
     expect(deck).to_be_visible()
@@ -405,17 +396,13 @@ def test_a_room_with_the_default_options_has_no_turn_limit(new_page: Callable[..
     """The turn limit is off by default (spec 6): the form offers 0 = none, and the table
     counts the turns without an "of"."""
     page = visitor(new_page, unique("Nina"), width=390, height=844)
-    page.goto("/")
-    page.select_option("#game-select", "absolute")
+    open_room_form(page, "absolute")
     expect(page.locator("#opt-turn_limit")).to_have_value("0")
     expect(page.locator("label[for=opt-turn_limit]")).to_contain_text("0 = none")
-    page.fill("#seats-input", "2")
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r"/rooms/[^/]+$"))
-    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+    submit_room_form(page, "absolute", 2)
     take_seat(page, 0)
     add_bot(page, 1)
-    page.click("#start-button")
+    start_match(page)
     info = page.locator(".abs-info")
     expect(info).to_have_text(re.compile(r"^Round 1 of 3 · turn \d+$"))
     expect(info).not_to_contain_text(" of null")

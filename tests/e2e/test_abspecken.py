@@ -9,8 +9,6 @@ from __future__ import annotations
 import copy
 import random
 import re
-import time
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -18,47 +16,16 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
 from games.abspecken.engine import ENGINE
-from tests.e2e.renderers import mount_alone
-from tests.e2e.screen import PHONE, assert_on_first_screen
-from tests.e2e.visitors import visitor
-from tests.e2e.words import assert_player_words
+from tests.support.renderers import mount_alone
+from tests.support.screen import PHONE, assert_on_first_screen
+from tests.support.table_steps import add_bot, create_room, pause_in, start_match, take_seat, unique
+from tests.support.visitors import visitor
+from tests.support.waiting import play_until
+from tests.support.words import assert_player_words
 
 GAME_DEADLINE_S = 120
 TABLE = ".abspecken"
 OUTCOME = f"{TABLE} [data-testid=outcome]"
-
-
-def unique(name: str) -> str:
-    return f"{name} {uuid.uuid4().hex[:4]}"
-
-
-def create_room(page: Page, seats: int, end_threshold: int, piggy: bool = True) -> str:
-    """Create an ABspecken room (with the Piggy die unless told) from the lobby form; returns
-    its URL."""
-    page.goto("/")
-    page.select_option("#game-select", "abspecken")
-    page.fill("#seats-input", str(seats))
-    if piggy:
-        page.check("#opt-piggy_die")
-    page.fill("#opt-end_threshold", str(end_threshold))
-    page.fill("#opt-first_roller", "0")
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r"/rooms/[^/]+$"))
-    expect(page.locator("#room-title")).to_have_text("ABspecken")
-    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
-    return page.url
-
-
-def take_seat(page: Page, seat: int) -> None:
-    page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
-    expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
-
-
-def add_bot(page: Page, seat: int) -> None:
-    row = page.locator(f".seat[data-seat='{seat}']")
-    row.get_by_label(f"Bot level for Seat {seat + 1}").select_option("easy")
-    row.get_by_role("button", name="Add bot").click()
-    expect(row.locator(".tag-bot")).to_be_visible()
 
 
 def press(page: Page, target: Locator, keyboard: bool) -> None:
@@ -156,12 +123,12 @@ def dice_facts(page: Page) -> str:
 def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     alice_name, bob_name, carol_name = unique("Alice"), unique("Bob"), unique("Carol")
     alice = visitor(new_page, alice_name)
-    invite = create_room(alice, seats=3, end_threshold=1)
+    invite = create_room(alice, "abspecken", 3, piggy_die=True, end_threshold=1, first_roller=0)
     take_seat(alice, 0)
     bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 1)
     add_bot(alice, 2)
-    alice.click("#start-button")
+    start_match(alice)
 
     carol = visitor(new_page, carol_name, invite, width=375, height=812)
     expect(carol.locator(TABLE)).to_be_visible()
@@ -187,9 +154,12 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
     checked_lights = checked_secret = False
     seen_piggy = False
     done: dict[str, int] = {}
-    deadline = time.monotonic() + GAME_DEADLINE_S
-    while not (alice.locator(OUTCOME).is_visible() and bob.locator(OUTCOME).is_visible()):
-        assert time.monotonic() < deadline, f"the game did not finish in time: {done}"
+
+    def over() -> bool:
+        return alice.locator(OUTCOME).is_visible() and bob.locator(OUTCOME).is_visible()
+
+    def play() -> bool:
+        nonlocal seen_piggy, checked_lights, checked_secret
         seen = alice.evaluate(PROBE_JS)
         seen_piggy = seen_piggy or seen["piggy"]
         if seen["phase"] == "decide" and seen["fresh_choice"] and not checked_lights:
@@ -218,8 +188,16 @@ def test_a_whole_game_with_the_piggy_die(new_page: Callable[..., Page]) -> None:
         if move:
             done[f"bob-{move}"] = done.get(f"bob-{move}", 0) + 1
             acted = True
-        if not acted:
-            alice.wait_for_timeout(25)
+        return acted
+
+    play_until(
+        over,
+        play,
+        lambda: f"the game's end ({done})",
+        GAME_DEADLINE_S,
+        idle_s=0.025,
+        pause=pause_in(alice),
+    )
 
     assert done.get("discard", 0) >= 1, done
     assert checked_lights and checked_secret, done
@@ -309,24 +287,31 @@ def test_the_player_chooses_which_discarded_card_ends_on_top(
     player picks); the player picks the highest, by keyboard on a phone, and after the reveal
     it is the top of the pile."""
     page = visitor(new_page, unique("Tess"), width=390, height=844)
-    create_room(page, seats=2, end_threshold=200, piggy=False)
+    create_room(page, "abspecken", 2, piggy_die=False, end_threshold=200, first_roller=0)
     take_seat(page, 0)
     add_bot(page, 1)
-    page.click("#start-button")
+    start_match(page)
     for value in (1, 2, 3, 4, 5):  # five values: many sums of two or more of them
         page.click(f"{TABLE} .spk-pickpile button[data-pile='{value}']")
     page.click(f"{TABLE} [data-testid=pick]")
 
     mine = page.locator(f"{TABLE} .spk-mine")
-    deadline = time.monotonic() + GAME_DEADLINE_S
-    while True:
-        assert time.monotonic() < deadline, "no discard of two values came up"
+    chip: str | None = None
+
+    def chip_offered() -> bool:
+        nonlocal chip
         assert not page.locator(OUTCOME).is_visible(), "the game ended first"
         chip = page.evaluate(MULTI_VALUE_CHIP_JS)
-        if chip:
-            break
-        if not act_once(page, keyboard=True):
-            page.wait_for_timeout(50)
+        return bool(chip)
+
+    play_until(
+        chip_offered,
+        lambda: bool(act_once(page, keyboard=True)),
+        "a discard of two values",
+        GAME_DEADLINE_S,
+        idle_s=0.05,
+        pause=pause_in(page),
+    )
 
     press(page, mine.locator(f"[data-focus='{chip}']"), keyboard=True)
     chosen = mine.locator(".spk-option.spk-option-on").get_attribute("data-cards") or ""

@@ -4,43 +4,36 @@ from __future__ import annotations
 
 import json
 import re
-import time
-import uuid
 from collections.abc import Callable
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from games import REGISTRY
-from tests.e2e.renderers import mount_alone
-from tests.e2e.screen import PHONE, assert_on_first_screen, log_lines, wait_log_grows
-from tests.e2e.visitors import sign_in, visitor
-from tests.e2e.words import assert_player_words
+from tests.support.renderers import mount_alone
+from tests.support.screen import PHONE, assert_on_first_screen, log_lines, wait_log_grows
+from tests.support.table_steps import (
+    add_bot,
+    open_room_form,
+    pause_in,
+    start_match,
+    submit_room_form,
+    take_seat,
+    unique,
+)
+from tests.support.visitors import sign_in, visitor
+from tests.support.waiting import play_until
+from tests.support.words import assert_player_words
 
 MATCH_DEADLINE_S = 180
 OUTCOME = "[data-testid=outcome]"
 
 
-def unique(name: str) -> str:
-    return f"{name} {uuid.uuid4().hex[:4]}"
-
-
 def create_abstrac_room(page: Page, target: int) -> str:
-    """Create a room from the lobby form; returns the room's URL."""
-    page.goto("/")
-    page.select_option("#game-select", "abstrac")
+    """An Abstrac room from the lobby form (two seats, the form's default); returns its URL."""
+    open_room_form(page, "abstrac")
     expect(page.locator("#seats-input")).to_have_value("2")
-    page.fill("#opt-target", str(target))
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r"/rooms/[^/]+$"))
-    expect(page.locator("#room-title")).to_have_text("Abstrac")
-    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
-    return page.url
-
-
-def take_seat(page: Page, seat: int) -> None:
-    page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
-    expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
+    return submit_room_form(page, "abstrac", target=target)
 
 
 def outcome_shown(page: Page) -> bool:
@@ -110,9 +103,7 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
     expect(bob.locator("#table-empty")).to_have_text(
         "Everyone is seated. The table appears when the host starts the match."
     )
-    start = alice.locator("#start-button")
-    expect(start).to_be_enabled()
-    start.click()
+    start_match(alice)
 
     carol = visitor(new_page, carol_name, invite)
     expect(carol.locator(".abstrac")).to_be_visible()
@@ -126,9 +117,9 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
 
     previewed = False
     moves = 0
-    deadline = time.monotonic() + MATCH_DEADLINE_S
-    while not (outcome_shown(alice) and outcome_shown(bob)):
-        assert time.monotonic() < deadline, "the match did not finish in time"
+
+    def play() -> bool:
+        nonlocal previewed, moves
         acted = False
         if not previewed and alice.locator(".ab-row button[data-focus='card-3']").count():
             check_take_preview(alice)
@@ -147,8 +138,16 @@ def test_two_players_play_a_whole_match(new_page: Callable[..., Page]) -> None:
                     wait_log_grows(bob, logged)
         if moves % 10 == 0:
             assert_no_controls(carol)
-        if not acted:
-            alice.wait_for_timeout(30)
+        return acted
+
+    play_until(
+        lambda: outcome_shown(alice) and outcome_shown(bob),
+        play,
+        "the match's end",
+        MATCH_DEADLINE_S,
+        idle_s=0.03,
+        pause=pause_in(alice),
+    )
 
     assert previewed
     for page in (alice, bob, carol):
@@ -245,14 +244,13 @@ def test_a_refused_move_is_explained_and_bots_fill_seats(new_page: Callable[...,
     take_seat(page, 0)
 
     seat = page.locator(".seat[data-seat='1']")
-    seat.get_by_label("Bot level for Seat 2").select_option("hard")
-    seat.get_by_role("button", name="Add bot").click()
+    add_bot(page, 1, "hard")
     expect(seat.locator(".tag-bot")).to_have_text("Bot · hard")
     seat.get_by_role("button", name="Remove bot").click()
     expect(seat.locator(".seat-name")).to_have_text("Empty")
     expect(page.locator("#start-button")).to_be_disabled()
-    seat.get_by_role("button", name="Add bot").click()
-    page.click("#start-button")
+    add_bot(page, 1, "normal")  # the list's own level, as the seat is drawn again
+    start_match(page)
 
     exposed = page.locator(".ab-row button.card-exposed")
     go_first = page.locator(".ab-controls button[data-focus=first]")

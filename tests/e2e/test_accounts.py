@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.conftest import TIMEOUT_MS
-from tests.e2e.visitors import sign_in
+from tests.support.visitors import sign_in
 
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "Quiet-Lantern-58"

@@ -7,19 +7,27 @@ it is the browser player's turn; a spectator watches it at phone width.
 from __future__ import annotations
 
 import re
-import time
-import uuid
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from tests.clients import Guest, RoomSocket
-from tests.e2e.renderers import mount_alone
-from tests.e2e.screen import LOG_SIZE, PHONE, assert_on_first_screen, log_lines
-from tests.e2e.visitors import visitor
-from tests.e2e.words import assert_player_words
+from tests.support.clients import Guest, RoomSocket
+from tests.support.renderers import mount_alone
+from tests.support.screen import LOG_SIZE, PHONE, assert_on_first_screen, log_lines
+from tests.support.table_steps import (
+    open_room_form,
+    pause_in,
+    start_match,
+    submit_room_form,
+    take_seat,
+    unique,
+)
+from tests.support.visitors import visitor
+from tests.support.waiting import play_until
+from tests.support.words import assert_player_words
 
 GAME_DEADLINE_S = 90
 OUTCOME = "[data-testid=outcome]"
@@ -27,10 +35,6 @@ TABLE = ".balance"
 CHOICE = ".bl-hand .bl-choice"
 MINUS = "\u2212"
 VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
-
-
-def unique(name: str) -> str:
-    return f"{name} {uuid.uuid4().hex[:4]}"
 
 
 def value(card: str) -> int:
@@ -46,23 +50,10 @@ def signed(n: int) -> str:
 
 
 def create_balance_room(page: Page, seats: int, **options: int) -> str:
-    """Create a Balance room from the lobby form; returns the room's URL."""
-    page.goto("/")
-    page.select_option("#game-select", "balance")
+    """A Balance room from the lobby form; returns the room's URL."""
+    open_room_form(page, "balance")
     expect(page.locator("#seats-input")).to_have_attribute("min", "1")  # one seat: the solo game
-    page.fill("#seats-input", str(seats))
-    for name, number in options.items():
-        page.fill(f"#opt-{name}", str(number))
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r"/rooms/[^/]+$"))
-    expect(page.locator("#room-title")).to_have_text("Balance")
-    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
-    return page.url
-
-
-def take_seat(page: Page, seat: int) -> None:
-    page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
-    expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
+    return submit_room_form(page, "balance", seats, **options)
 
 
 def balance_of(page: Page) -> int:
@@ -129,7 +120,7 @@ def test_a_whole_solo_game(new_page: Callable[..., Page]) -> None:
     page = visitor(new_page, name, **PHONE)
     create_balance_room(page, seats=1, jokers_per_deck=2)
     take_seat(page, 0)
-    page.click("#start-button")
+    start_match(page)
 
     table = page.locator(TABLE)
     expect(table).to_be_visible()
@@ -148,12 +139,12 @@ def test_a_whole_solo_game(new_page: Callable[..., Page]) -> None:
     assert seq_of(page) == seq
 
     turns = 0
-    deadline = time.monotonic() + GAME_DEADLINE_S
-    while not page.locator(OUTCOME).is_visible():
-        assert time.monotonic() < deadline, "the solo game did not finish in time"
+
+    def play_a_turn() -> bool:
+        nonlocal turns
         page.wait_for_selector(f"{CHOICE}, {OUTCOME}:not([hidden])")
         if page.locator(OUTCOME).is_visible():
-            break
+            return True
         before = points_of(page, 0)
         stock = int(page.locator(".bl-stock-count").get_attribute("data-stock") or "")
         # on the phone, the choices are on the first screen; no refusal stays up
@@ -186,6 +177,15 @@ def test_a_whole_solo_game(new_page: Callable[..., Page]) -> None:
             chip = steps.last.locator(".bl-points-chip")
             automaton = -1 if chip.count() else 0
         assert points_of(page, 0) == before + choice["points"] + automaton
+        return True
+
+    play_until(
+        lambda: page.locator(OUTCOME).is_visible(),
+        play_a_turn,
+        "the solo game's end",
+        GAME_DEADLINE_S,
+        pause=pause_in(page),
+    )
 
     expect(page.locator(".bl-status")).to_have_text("The game is over.")
     final = points_of(page, 0)
@@ -213,7 +213,7 @@ def test_a_whole_two_player_game(new_page: Callable[..., Page], live_server: str
     assert bob.post(f"/api/rooms/{room_id}/seats/1").status_code < 300
     socket: RoomSocket = bob.socket(room_id)
     expect(alice.locator(".seat[data-seat='1'] .seat-name")).to_have_text(bob.name)
-    alice.click("#start-button")
+    start_match(alice)
 
     carol = visitor(new_page, carol_name, invite, width=375, height=800)
     expect(carol.locator(TABLE)).to_be_visible()
@@ -221,44 +221,49 @@ def test_a_whole_two_player_game(new_page: Callable[..., Page], live_server: str
 
     explained = False
     my_plays = bob_plays = 0
-    deadline = time.monotonic() + GAME_DEADLINE_S
+
+    def play_a_turn() -> bool:
+        """Bob's move if he is to play, else Alice's if she may; whether either moved."""
+        nonlocal explained, my_plays, bob_plays
+        state = socket.latest_state(timeout=0.05)
+        if state and state["legal"]:
+            if not explained:
+                # Bob is on turn: Alice sees she has to wait; a card click says why.
+                expect(alice.locator(".bl-status")).to_have_text(f"Waiting for {bob.name} to play…")
+                assert alice.locator(CHOICE).count() == 0
+                alice.locator(".bl-hand .bl-tile .card").first.click()
+                expect(alice.locator("#table-message")).to_contain_text("not your turn")
+                explained = True
+            socket.act(state["legal"][-1], seq=state["seq"])
+            bob_plays += 1
+            return True
+        if not alice.locator(CHOICE).count():
+            return False
+        expect(alice.locator(".bl-player[data-seat='0'] .tag-turn")).to_be_visible()
+        try:
+            choices = check_choices(alice)
+        except (AssertionError, PlaywrightError):
+            if alice.locator(CHOICE).count():  # not a table that changed under us
+                raise
+            return True
+        before = points_of(alice, 0)
+        choice = best(choices)
+        play(alice, choice, keyboard=my_plays % 4 == 3)
+        my_plays += 1
+        if not alice.locator(OUTCOME).is_visible():
+            assert points_of(alice, 0) == before + choice["points"]
+        if my_plays % 8 == 0:
+            assert carol.locator(f"{TABLE} button").count() == 0, "a spectator has controls"
+        return True
+
     try:
-        while True:
-            assert time.monotonic() < deadline, "the game did not finish in time"
-            state = socket.latest_state(timeout=0.05)
-            if state and state["legal"]:
-                if not explained:
-                    # Bob is on turn: Alice sees she has to wait; a card click says why.
-                    expect(alice.locator(".bl-status")).to_have_text(
-                        f"Waiting for {bob.name} to play…"
-                    )
-                    assert alice.locator(CHOICE).count() == 0
-                    alice.locator(".bl-hand .bl-tile .card").first.click()
-                    expect(alice.locator("#table-message")).to_contain_text("not your turn")
-                    explained = True
-                socket.act(state["legal"][-1], seq=state["seq"])
-                bob_plays += 1
-                continue
-            if alice.locator(OUTCOME).is_visible():
-                break
-            if not alice.locator(CHOICE).count():
-                alice.wait_for_timeout(20)
-                continue
-            expect(alice.locator(".bl-player[data-seat='0'] .tag-turn")).to_be_visible()
-            try:
-                choices = check_choices(alice)
-            except (AssertionError, PlaywrightError):
-                if alice.locator(CHOICE).count():  # not a table that changed under us
-                    raise
-                continue
-            before = points_of(alice, 0)
-            choice = best(choices)
-            play(alice, choice, keyboard=my_plays % 4 == 3)
-            my_plays += 1
-            if not alice.locator(OUTCOME).is_visible():
-                assert points_of(alice, 0) == before + choice["points"]
-            if my_plays % 8 == 0:
-                assert carol.locator(f"{TABLE} button").count() == 0, "a spectator has controls"
+        play_until(
+            lambda: alice.locator(OUTCOME).is_visible(),
+            play_a_turn,
+            "the game's end",
+            GAME_DEADLINE_S,
+            pause=pause_in(alice),
+        )
     finally:
         socket.close()
 
@@ -317,6 +322,7 @@ def test_the_table_counts_down_and_a_replay_shows_every_hand(
 ) -> None:
     """The renderer alone, fed a state with turn deadlines and then a revealed replay frame."""
     page = new_page(width=375)
+    page.clock.set_fixed_time(datetime.now(UTC))  # the page's time stands still: 42 s stay 42
     mount_alone(page, "balance", 1, ["Ann", "Ben"])
     view = {
         "mode": "multi", "phase": "playing", "round": 1, "dealer": 0, "to_move": 1, "you": 1,
@@ -337,7 +343,7 @@ def test_the_table_counts_down_and_a_replay_shows_every_hand(
         [view, legal],
     )
     expect(page.locator(".bl-player[data-seat='1'] .bl-clock")).to_have_text(
-        re.compile(r"0:(4[0-2]|39) left")
+        re.compile(r"0:42 left")
     )
     expect(page.locator(".bl-status")).to_contain_text("Time left")
     expect(page.locator(CHOICE)).to_have_count(6)

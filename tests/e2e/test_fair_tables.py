@@ -6,20 +6,15 @@ own, the same in the seats, the table and the match page."""
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from app.identity import COOKIE_NAME
-from tests.clients import RoomSocket
-from tests.e2e.test_table_core import api
-from tests.e2e.visitors import visitor
-
-
-def unique(name: str) -> str:
-    return f"{name}{uuid.uuid4().hex[:4]}"
+from tests.support.clients import RoomSocket
+from tests.support.table_steps import api, unique
+from tests.support.visitors import visitor
 
 
 def two_players(

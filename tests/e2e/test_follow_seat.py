@@ -12,43 +12,45 @@ moves, so the table stands still once it is a human's turn.
 from __future__ import annotations
 
 import re
-import time
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.api.play import start
-from tests.clients import Guest, RoomSocket
-from tests.e2e.visitors import visitor
+from tests.support.clients import Guest, RoomSocket
+from tests.support.play import start
+from tests.support.table_steps import take_seat, unique
+from tests.support.visitors import visitor
+from tests.support.waiting import until
 
 FOLLOW = "#follow-seat"
 
 
-def unique(name: str) -> str:
-    return f"{name} {uuid.uuid4().hex[:4]}"
+QUIET_S = 0.4
+"""How long no state may arrive for a table to count as standing still."""
 
 
 def settle(
     sock: RoomSocket, humans: set[int], *, after: int = -1, timeout: float = 10
 ) -> dict[str, Any]:
-    """The latest state (past move ``after``) once a human seat must act: the bots then wait,
-    so it stays current."""
-    deadline = time.monotonic() + timeout
+    """The latest state (past move ``after``) once a human seat must act and nothing more
+    comes for a while: the bots then wait, so it stays current."""
     latest: dict[str, Any] | None = None
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"no human's turn came; last state: {latest}"
+
+    def standing() -> dict[str, Any] | None:
+        nonlocal latest
         try:
-            message = sock.recv(min(left, 0.4))
+            message = sock.recv(QUIET_S)
         except TimeoutError:
             if latest is not None and latest["seq"] > after and humans & set(latest["to_act"]):
                 return latest
-            continue
+            return None
         if message["type"] == "state":
             latest = message
+        return None
+
+    return until(standing, lambda: f"a human's turn (last state: {latest})", timeout, every_s=0)
 
 
 def table_cards(page: Page, table: str) -> set[str]:
@@ -78,11 +80,6 @@ def open_room(
     sock = bob.socket(room_id)
     sock.expect("hello")
     return bob, room_id, sock
-
-
-def take_seat(page: Page, seat: int) -> None:
-    page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
-    expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
 
 
 def test_a_spectator_follows_any_seat_of_plus_minus_with_hands_hidden(

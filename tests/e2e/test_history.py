@@ -1,13 +1,12 @@
 """History, player pages, replays and the lobby's live list, in Chromium against the real server.
 
-Matches are played over real sockets by scripted players (tests/api/play.py) and bots; the
+Matches are played over real sockets by scripted players (tests/support/play.py) and bots; the
 browser then only reads, the way a visitor looking back would.
 """
 
 from __future__ import annotations
 
 import re
-import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,9 +16,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.api.play import open_table, play_bots, play_match, start
-from tests.clients import Guest
-from tests.e2e.words import assert_player_words
+from tests.support.clients import Guest
+from tests.support.play import open_table, play_bots, play_match, start
+from tests.support.table_steps import pause_in
+from tests.support.waiting import until
+from tests.support.words import assert_player_words
 
 BOT_MATCHES = 22  # more than a page (20) of finished abstrac matches
 
@@ -63,10 +64,12 @@ def item_ids(page: Page) -> list[int]:
 
 def expect_ids(page: Page, ids: list[int]) -> None:
     """Wait until the list shows exactly these matches (a new filter may keep the count)."""
-    deadline = time.monotonic() + 10
-    while item_ids(page) != ids:
-        assert time.monotonic() < deadline, f"list shows {item_ids(page)}, not {ids}"
-        page.wait_for_timeout(100)
+    until(
+        lambda: item_ids(page) == ids,
+        lambda: f"the list showing {ids} (it shows {item_ids(page)})",
+        every_s=0.1,
+        pause=pause_in(page),
+    )
 
 
 def test_history_filters_by_player_name_result_game_and_dates(

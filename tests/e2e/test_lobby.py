@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.visitors import sign_in
+from tests.support.visitors import sign_in
 
 
 def test_play_now_seats_you_at_a_started_table_against_bots(

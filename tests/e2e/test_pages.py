@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games import REGISTRY
-from tests.e2e.visitors import visitor
-from tests.e2e.words import assert_player_words
+from tests.support.visitors import visitor
+from tests.support.words import assert_player_words
 
 NAMES_NOTHING = {
     "/nope": "There is no such page.",

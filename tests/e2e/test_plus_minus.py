@@ -9,17 +9,24 @@ from __future__ import annotations
 
 import json
 import re
-import time
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
-from tests.e2e.screen import PHONE, assert_on_first_screen
-from tests.e2e.visitors import sign_in, visitor
-from tests.e2e.words import assert_player_words
+from tests.support.screen import PHONE, assert_on_first_screen
+from tests.support.table_steps import (
+    add_bot,
+    create_room,
+    pause_in,
+    start_match,
+    take_seat,
+    unique,
+)
+from tests.support.visitors import sign_in, visitor
+from tests.support.waiting import play_until, until
+from tests.support.words import assert_player_words
 
 GAME_DEADLINE_S = 180
 PASSES_CHECKED = 8  # Bob's first passes are checked on every screen, later ones in the messages
@@ -28,10 +35,6 @@ TABLE = ".pm"
 MINUS = "\u2212"
 OUTCOME = "[data-testid=outcome]"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def unique(name: str) -> str:
-    return f"{name} {uuid.uuid4().hex[:4]}"
 
 
 def card_text(card: str) -> str:
@@ -57,18 +60,6 @@ def record_states(page: Page) -> list[dict[str, Any]]:
     return states
 
 
-def take_seat(page: Page, seat: int) -> None:
-    page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Take seat").click()
-    expect(page.locator(f".seat[data-seat='{seat}'] .tag-you")).to_be_visible()
-
-
-def add_easy_bot(page: Page, seat: int) -> None:
-    row = page.locator(f".seat[data-seat='{seat}']")
-    row.get_by_label(f"Bot level for Seat {seat + 1}").select_option("easy")
-    row.get_by_role("button", name="Add bot").click()
-    expect(row.locator(".tag-bot")).to_be_visible()
-
-
 def phase(page: Page) -> str | None:
     """What the table asks of this player now: play, swap, king, pass, or wait."""
     return page.locator(TABLE).get_attribute("data-phase", timeout=2000)
@@ -80,20 +71,16 @@ def seq(page: Page) -> int:
 
 def state_at(page: Page, states: list[dict[str, Any]], number: int) -> dict[str, Any]:
     """The recorded state message ``number`` (recording runs while Playwright is called)."""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        for message in reversed(states):
-            if message["seq"] == number:
-                return message
-        page.wait_for_timeout(20)
-    raise AssertionError(f"no state message {number} was recorded")
+    return until(
+        lambda: next((m for m in reversed(states) if m["seq"] == number), None),
+        f"state message {number} recorded",
+        5,
+        pause=pause_in(page),
+    )
 
 
 def wait_for_seq(page: Page, number: int) -> None:
-    deadline = time.monotonic() + 5
-    while seq(page) < number:
-        assert time.monotonic() < deadline, f"the table never showed move {number}"
-        page.wait_for_timeout(20)
+    until(lambda: seq(page) >= number, f"the table showing move {number}", 5, pause=pause_in(page))
 
 
 def lit_stacks(page: Page) -> set[str]:
@@ -252,9 +239,9 @@ class Game:
     # -- the whole game ---------------------------------------------------------------------
     def play(self) -> int:
         moves = 0
-        deadline = time.monotonic() + GAME_DEADLINE_S
-        while not self.alice.locator(OUTCOME).is_visible():
-            assert time.monotonic() < deadline, "the game did not finish in time"
+
+        def both_move() -> bool:
+            nonlocal moves
             acted = False
             for move in (self.alice_move, self.bob_move):
                 try:
@@ -263,8 +250,6 @@ class Game:
                     acted = True  # the table changed under the pointer; look again
             if acted:
                 moves += 1
-            else:
-                self.alice.wait_for_timeout(20)
             if (
                 not self.seen_round_result
                 and self.alice.locator(f"{TABLE} .pm-rounds").is_visible()
@@ -273,6 +258,15 @@ class Game:
                 self.seen_round_result = True
             if moves % 25 == 0:
                 assert self.carol.locator(f"{TABLE} button").count() == 0
+            return acted
+
+        play_until(
+            lambda: self.alice.locator(OUTCOME).is_visible(),
+            both_move,
+            "the game's end",
+            GAME_DEADLINE_S,
+            pause=pause_in(self.alice),
+        )
         return moves
 
 
@@ -293,20 +287,13 @@ def test_four_seats_play_a_whole_game(new_page: Callable[..., Page]) -> None:
     states = record_states(alice)
     alice.goto("/")
     sign_in(alice, alice_name)
-    alice.select_option("#game-select", "plus_minus")
-    alice.fill("#seats-input", "4")
-    alice.click("#create-button")
-    alice.wait_for_url(re.compile(r"/rooms/[^/]+$"))
-    expect(alice.locator("#room-title")).to_have_text("Plus & Minus")
-    invite = alice.url
+    invite = create_room(alice, "plus_minus", 4)
     take_seat(alice, 0)
-    add_easy_bot(alice, 1)
-    add_easy_bot(alice, 2)
+    add_bot(alice, 1)
+    add_bot(alice, 2)
     bob = visitor(new_page, bob_name, invite, **PHONE)
     take_seat(bob, 3)
-    start = alice.locator("#start-button")
-    expect(start).to_be_enabled()
-    start.click()
+    start_match(alice)
     carol = visitor(new_page, carol_name, invite)
 
     for page in (alice, bob, carol):
@@ -325,10 +312,11 @@ def test_four_seats_play_a_whole_game(new_page: Callable[..., Page]) -> None:
     assert carol.locator(f"{TABLE} button").count() == 0, "a spectator gets no controls"
     expect(carol.locator(f"{TABLE} .pm-watch")).to_be_visible()
     # every stack shows its top card and its size (once a person is to act, nothing moves)
-    deadline = time.monotonic() + 10
-    while not (states and set(states[-1]["to_act"]) & {0, 3} and seq(alice) == states[-1]["seq"]):
-        assert time.monotonic() < deadline, "no person's turn came"
-        alice.wait_for_timeout(20)
+    until(
+        lambda: states and set(states[-1]["to_act"]) & {0, 3} and seq(alice) == states[-1]["seq"],
+        "a person's turn",
+        pause=pause_in(alice),
+    )
     for entry in states[-1]["view"]["seats"]:
         for kind in ("plus", "minus"):
             seat, stack = entry["seat"], entry[kind]

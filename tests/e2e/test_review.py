@@ -12,9 +12,9 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.api.play import play_match, review_when_done
-from tests.clients import Guest
-from tests.e2e.words import assert_player_words
+from tests.support.clients import Guest
+from tests.support.play import play_match, review_when_done
+from tests.support.words import assert_player_words
 
 
 def percent(value: float) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,30 +13,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.e2e.visitors import visitor
+from tests.support.table_steps import api, pause_in, stop_page_time, unique
+from tests.support.visitors import visitor
+from tests.support.waiting import until
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "absolute_groups.json"
 GAMES = ["absolute", "abspecken", "abstrac", "balance", "plus_minus"]
 CLOCK = re.compile(r"(\d+):(\d\d)")
-
-
-def unique(name: str) -> str:
-    return f"{name}{uuid.uuid4().hex[:6]}"
-
-
-def api(page: Page, method: str, path: str, body: Any = None) -> Any:
-    """A JSON request from the page (its cookie is the visitor's)."""
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const init = { method, headers: { "Content-Type": "application/json" } };
-            if (body !== null) init.body = JSON.stringify(body);
-            const response = await fetch(path, init);
-            const data = await response.json();
-            if (!response.ok) throw new Error(`${response.status} ${JSON.stringify(data)}`);
-            return data;
-        }""",
-        [method, path, body],
-    )
 
 
 def started_room(page: Page, game: str, table: dict[str, Any]) -> str:
@@ -67,19 +49,22 @@ def test_a_turn_clock_counts_down_from_the_deadline(
     new_page: Callable[..., Page], game: str
 ) -> None:
     """A room with a 30-second turn timer: the table shows the seat to act a clock whose time
-    comes from the state's deadline, and it counts down once a second (on a phone)."""
+    comes from the state's deadline, and it counts down once a second (on a phone). The page's
+    time stands still while the test reads it, then moves on two seconds at the test's word."""
     page = visitor(new_page, unique("Tess"), width=390, height=844)
+    page.clock.install()
     started_room(page, game, {"turn_seconds": 30})
     clock = page.locator("#table .turn-clock[role=timer]").first
     expect(clock).to_have_text(CLOCK)
     expect(clock).to_have_attribute("aria-label", re.compile(r"\d+:\d\d$"))
+    stop_page_time(page)
     deadline = clock.get_attribute("data-deadline")
     assert deadline
     shown = seconds(clock.inner_text())
     left = page.evaluate("(iso) => (Date.parse(iso) - Date.now()) / 1000", deadline)
     assert 0 < shown <= 30 and abs(shown - left) <= 1.5, (shown, left)
-    # it ticks: the same deadline shows less time a couple of seconds later
-    page.wait_for_timeout(2200)
+    # it ticks: the same deadline shows less time two seconds later
+    page.clock.run_for(2000)
     if clock.get_attribute("data-deadline") == deadline:  # nobody moved meanwhile
         later = seconds(clock.inner_text())
         assert shown - 3 <= later <= shown - 1, (shown, later)
@@ -197,8 +182,10 @@ def test_a_refusal_leaves_when_the_next_state_arrives_or_the_player_acts(
 ) -> None:
     """ABSOLUTE against a bot: a refusal that comes while the bot plays is cleared by the
     bot's state, and one that comes on the visitor's turn by the visitor's next move (its
-    answer held back, so only the act clears it), well before the 10 s an explanation lasts."""
+    answer held back, so only the act clears it), not the 10 s an explanation lasts: the page's
+    time stands still from the first move on, so that timer never runs out."""
     page = visitor(new_page, unique("Ref"))
+    page.clock.install()
     relays: list[WebSocketRoute] = []
     held: list[str | bytes] = []
     holding = {"bot": False, "all": False}
@@ -231,20 +218,18 @@ def test_a_refusal_leaves_when_the_next_state_arrives_or_the_player_acts(
     # the visitor draws and discards; the bot's answer is held back
     deck = page.locator("[data-focus=deck].is-lit")
     expect(deck).to_be_visible(timeout=30_000)  # the match has started, the visitor to act
+    stop_page_time(page)
     holding["bot"] = True
     deck.click()
     page.locator(".abs-hand button.abs-card").first.click()
     page.locator("[data-focus=tray-discard]").click()
-    for _ in range(50):  # the relay runs while the test waits
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert held, "the bot's move was not held"
+    # the relay runs while the test calls Playwright
+    until(lambda: held, "the bot's move held back", 5, every_s=0.1, pause=pause_in(page))
     relays[-1].send(json.dumps({**refusal, "message": "It is not your turn: Bot is playing."}))
     expect(message).to_have_text("It is not your turn: Bot is playing.")
     expect(message).to_be_visible()
     release()  # the bot's state arrives
-    expect(message).to_be_hidden(timeout=3000)
+    expect(message).to_be_hidden()
     expect(page.locator("[data-focus=deck].is-lit")).to_be_visible()
 
     # on the visitor's turn: a refusal, then the visitor acts while every state is held
@@ -252,6 +237,6 @@ def test_a_refusal_leaves_when_the_next_state_arrives_or_the_player_acts(
     relays[-1].send(json.dumps({**refusal, "message": "Wait a moment, please."}))
     expect(message).to_have_text("Wait a moment, please.")
     page.locator("[data-focus=deck].is-lit").click()
-    expect(message).to_be_hidden(timeout=3000)
+    expect(message).to_be_hidden()
     release()
     expect(page.locator(".move-log-list li").last).to_have_text("You drew from the deck.")

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from games import REGISTRY
-from tests.api.play import open_table, play_bots, start
-from tests.clients import Guest, RoomSocket
-from tests.server import private_server
+from tests.support.clients import Guest, RoomSocket
+from tests.support.play import open_table, play_bots, start
+from tests.support.server import private_server
 
 THINK_S, QUICK_S = 0.15, 0.06
 MATCHES = 8  # rematches at most, until a hard bot has had a single legal action

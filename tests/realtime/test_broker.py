@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from app.realtime.broker import RedisBroker
-from tests.server import run_on_own_loop
+from tests.support.server import run_on_own_loop
 
 
 async def _burst(url: str, rooms: int, per_room: int) -> tuple[dict[str, list[int]], int]:

@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import make_url
 from websockets.exceptions import ConnectionClosed
 
-from tests.clients import Guest
-from tests.server import ServerProcess, private_server
+from tests.support.clients import Guest
+from tests.support.server import ServerProcess, private_server
 
 POOL = 4
 

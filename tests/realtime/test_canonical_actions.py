@@ -12,9 +12,9 @@ from typing import Any
 
 import httpx
 
-from tests.api.play import drive, open_table, start
-from tests.clients import PLAIN, Guest, RoomSocket
-from tests.server import private_server
+from tests.support.clients import PLAIN, Guest, RoomSocket
+from tests.support.play import drive, open_table, start
+from tests.support.server import private_server
 
 
 def deep(depth: int) -> Any:

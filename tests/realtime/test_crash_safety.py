@@ -19,8 +19,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from games import get_game
-from tests.clients import Guest, RoomSocket
-from tests.server import ServerProcess, private_server
+from tests.support.clients import Guest, RoomSocket
+from tests.support.server import ServerProcess, private_server
 
 KILLS = 20
 HUMAN_ROOMS = 3

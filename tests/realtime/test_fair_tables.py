@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.clients import Guest, RoomSocket
-from tests.server import private_server
+from tests.support.clients import Guest, RoomSocket
+from tests.support.server import private_server
 
 
 def started(live_server: str, **table: Any) -> tuple[Guest, Guest, str]:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.clients import Guest, RoomSocket
+from tests.support.clients import Guest, RoomSocket
 
 json_values = st.recursive(
     st.none()

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from games import REGISTRY
-from tests.clients import Guest
-from tests.server import ServerProcess
+from tests.support.clients import Guest
+from tests.support.server import ServerProcess
 
 SHORT_OPTIONS: dict[str, dict[str, Any]] = {"abstrac": {"target": 50}}
 

@@ -9,7 +9,7 @@ import asyncio
 
 from app.db.players import PlayerRecord
 from app.realtime.hub import CLOSE_TOO_SLOW, OUTBOX_LIMIT, Connection
-from tests.server import run_on_own_loop
+from tests.support.server import run_on_own_loop
 
 
 class Socket:

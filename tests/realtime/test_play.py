@@ -9,9 +9,9 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.clients import Guest, RoomSocket
 from tests.conftest import FLOOD_RATE
-from tests.server import ServerProcess
+from tests.support.clients import Guest, RoomSocket
+from tests.support.server import ServerProcess
 
 
 def seated_room(live_server: str, **options: Any) -> tuple[Guest, Guest, str]:

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import make_url
 from websockets.exceptions import ConnectionClosed
 
-from tests.clients import Guest, RoomSocket
-from tests.server import ServerProcess, private_server, run_sql
+from tests.support.clients import Guest, RoomSocket
+from tests.support.server import ServerProcess, private_server, run_sql
 
 
 @pytest.fixture

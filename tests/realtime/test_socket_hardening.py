@@ -10,7 +10,7 @@ import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from tests.clients import Guest, RoomSocket
+from tests.support.clients import Guest, RoomSocket
 
 # DEL, C1 controls, bidi overrides and isolates, zero-width characters, the BOM
 INVISIBLE = "\x7f\x80\x9b\x9f\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"

@@ -9,9 +9,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.clients import Guest, RoomSocket
-from tests.races import race_start_and_leave, together
-from tests.server import ServerProcess, free_port, run_on_own_loop
+from tests.support.clients import Guest, RoomSocket
+from tests.support.races import race_start_and_leave, together
+from tests.support.server import ServerProcess, free_port, run_on_own_loop
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from app.db.migrate import upgrade_to_head
 from app.db.models import Match, Move, Player, Room
 from app.db.movelog import MoveCommit, UnstorableMove
 from app.db.store import Store, open_store
-from tests.server import run_on_own_loop
+from tests.support.server import run_on_own_loop
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 ROOMS = 6

@@ -24,8 +24,8 @@ from app.db.models import Match, Move, Player, Room
 from app.db.movelog import MoveCommit
 from app.db.postgres_store import PostgresStore
 from tests.app.db.conftest import NOW, room_row
-from tests.server import fresh_database, run_on_own_loop
-from tests.waiting import until_waiting_on_a_lock
+from tests.support.server import fresh_database, run_on_own_loop
+from tests.support.waiting import until_waiting_on_a_lock
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("CARDROOM_TEST_DATABASE_URL"), reason="the driver path is Postgres's"

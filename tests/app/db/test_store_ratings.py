@@ -28,7 +28,7 @@ from app.db.ratings.model import NEWCOMER
 from app.db.ratings.rebuild import rebuild
 from app.db.store import open_store
 from tests.app.db.conftest import LoopThread
-from tests.waiting import until_waiting_on_a_lock
+from tests.support.waiting import until_waiting_on_a_lock
 
 NEW = NEWCOMER
 

@@ -13,7 +13,7 @@ from app.db.players import PlayerRecord, create_player
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.services import Services
 from app.settings import Settings
-from tests.server import run_on_own_loop
+from tests.support.server import run_on_own_loop
 
 
 def with_services(

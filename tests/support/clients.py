@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import ssl
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -72,13 +73,29 @@ class RoomSocket:
 
     def expect(self, kind: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
         """The next message of ``kind`` whose fields equal ``match`` (others are skipped)."""
+        return self.expect_until(
+            kind,
+            lambda message: all(message.get(k) == v for k, v in match.items()),
+            timeout,
+            f"no {kind} message with {match}",
+        )
+
+    def expect_until(
+        self,
+        kind: str,
+        holds: Callable[[dict[str, Any]], bool],
+        timeout: float = 10,
+        what: str = "",
+    ) -> dict[str, Any]:
+        """The next message of ``kind`` for which ``holds(message)`` is true (others are
+        skipped), within ``timeout`` seconds in all; ``what`` names it in the failure."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"no {kind} message with {match}")
+                raise TimeoutError(what or f"no {kind} message that holds")
             message = self.recv(left)
-            if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
+            if message["type"] == kind and holds(message):
                 return message
 
     def state_at(self, seq: int, timeout: float = 10) -> dict[str, Any]:

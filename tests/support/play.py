@@ -7,13 +7,13 @@ bot seats are the server's own bots (they move at once on the test server).
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from tests.clients import Guest, RoomSocket
+from tests.support.clients import Guest, RoomSocket
+from tests.support.waiting import play_until, until
 
 
 @dataclass
@@ -54,26 +54,30 @@ def drive(
     sockets: dict[int, RoomSocket], rng: random.Random, *, timeout: float = 90
 ) -> dict[str, Any]:
     """Every human seat plays a random legal action when it may, until the match is over."""
-    deadline = time.monotonic() + timeout
     acted: dict[int, int] = {}
-    while time.monotonic() < deadline:
-        idle = True
+    final: dict[str, Any] = {}
+
+    def read_and_act() -> bool:
+        """Take what has arrived at each seat, and act where it may; whether anything came."""
+        came = False
         for seat, sock in sockets.items():
             try:
                 message = sock.recv(0)
             except TimeoutError:
                 continue
-            idle = False
+            came = True
             if message["type"] != "state":
                 continue
             if message["over"]:
-                return message
+                final.update(message)
+                return True
             if message["legal"] and acted.get(seat) != message["seq"]:
                 acted[seat] = message["seq"]
                 sock.act(rng.choice(message["legal"]), seq=message["seq"])
-        if idle:
-            time.sleep(0.002)
-    raise TimeoutError("the match did not finish in time")
+        return came
+
+    play_until(lambda: bool(final), read_and_act, "the match's end", timeout, idle_s=0.002)
+    return final
 
 
 def play_match(
@@ -101,12 +105,12 @@ def play_match(
 
 def wait_finished(http: httpx.Client, match_id: int, timeout: float = 10) -> dict[str, Any]:
     """The match's summary once the server has stored its end."""
-    deadline = time.monotonic() + timeout
-    while True:
+
+    def finished() -> dict[str, Any] | None:
         summary = http.get(f"/api/matches/{match_id}").json()
-        if summary["status"] == "finished" or time.monotonic() > deadline:
-            return summary
-        time.sleep(0.05)
+        return summary if summary["status"] == "finished" else None
+
+    return until(finished, f"match {match_id}'s end stored", timeout, every_s=0.05)
 
 
 def play_bots(host: Guest, game: str, levels: tuple[str, ...], **options: Any) -> int:
@@ -122,13 +126,14 @@ def play_bots(host: Guest, game: str, levels: tuple[str, ...], **options: Any) -
 
 def review_when_done(http: httpx.Client, match_id: int, timeout: float = 120) -> dict[str, Any]:
     """Asks until the review is done; every answer before must be a well-formed 202."""
-    deadline = time.monotonic() + timeout
-    while True:
+
+    def review() -> dict[str, Any] | None:
         answer = http.get(f"/api/matches/{match_id}/review")
         if answer.status_code == 200:
             return answer.json()
         assert answer.status_code == 202, answer.text
         pending = answer.json()
         assert pending["status"] == "pending" and pending["position"] >= 0
-        assert time.monotonic() < deadline, "the review did not arrive in time"
-        time.sleep(0.1)
+        return None
+
+    return until(review, f"match {match_id}'s review", timeout, every_s=0.1)

@@ -1,5 +1,7 @@
-"""Real server processes for tests: ``python -m app`` (or another ASGI server serving
-``app.main:create_app``) on a free port, against a real database."""
+"""Real server processes for tests, each on a free port, against a real database.
+
+A server is ``python -m app`` (or another ASGI server serving ``app.main:create_app``); the
+session's own are tests/conftest.py's fixtures, a test's own :func:`private_server`."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,11 +23,12 @@ import asyncpg
 import httpx
 from sqlalchemy.engine import make_url
 
-from tests.clients import PLAIN
+from tests.support.clients import PLAIN
+from tests.support.waiting import until
 
 T = TypeVar("T")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -107,17 +109,23 @@ class ServerProcess:
             stdout=log,
             stderr=log,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        def healthy() -> bool:
+            assert self.process is not None
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-3000:]}")
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=1, verify=PLAIN).status_code == 200:
-                    return
+                return httpx.get(f"{self.url}/healthz", timeout=1, verify=PLAIN).status_code == 200
             except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()  # never healthy (it answers 500, say): not left running after the test
-        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-3000:]}")
+                return False
+
+        try:
+            until(healthy, "the server's start", timeout, every_s=0.05)
+        except TimeoutError:
+            self.stop()  # never healthy (it answers 500, say): not left running after the test
+            raise RuntimeError(
+                f"server did not start: {self.log_path.read_text()[-3000:]}"
+            ) from None
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

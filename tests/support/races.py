@@ -7,8 +7,8 @@ from typing import Any
 
 import httpx
 
-from tests.clients import PLAIN, Guest
-from tests.server import run_on_own_loop
+from tests.support.clients import PLAIN, Guest
+from tests.support.server import run_on_own_loop
 
 Request = tuple[Guest, str, str] | tuple[Guest, str, str, Any]
 
