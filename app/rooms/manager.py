@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
 from app.db.players import PlayerRecord
@@ -108,6 +107,7 @@ class RoomManager:
         self.loaded = self.directory.loaded
         self.evict_idle = self.directory.evict_idle
         self.sweep = self.directory.sweep
+        self.create_room = self.seating.create_room
         self.play_now = self.seating.play_now
         self.chat_history = self.chat_room.history
         self.on_event = self.replication.on_event
@@ -177,21 +177,6 @@ class RoomManager:
         return state_frame(runtime, player_id)
 
     # -- changes -----------------------------------------------------------------------
-    async def create_room(
-        self,
-        host: PlayerRecord,
-        *,
-        game: str,
-        seats: int,
-        options: Mapping[str, Any] | None,
-        private: bool,
-        table: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        room_id = await self.seating.create_room(
-            host, game=game, seats=seats, options=options, private=private, table=table
-        )
-        return await self.room(room_id)
-
     async def take_seat(self, room_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]:
         return await self.seating.take_seat(await self.runtime(room_id), seat, player)
 

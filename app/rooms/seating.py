@@ -61,8 +61,8 @@ class Seating:
         options: Mapping[str, Any] | None,
         private: bool,
         table: Mapping[str, Any] | None = None,
-    ) -> str:
-        """A new waiting room; its id."""
+    ) -> dict[str, Any]:
+        """A new waiting room, as everyone sees it."""
         engine = REGISTRY.get(game)
         if engine is None:
             raise RoomError(ErrorCode.UNKNOWN_GAME, f"There is no game {game!r}.", 422)
@@ -89,7 +89,7 @@ class Seating:
                 host_id=host.id,
                 private=private,
             )
-        return room_id
+        return self.runner.room_json(await self.directory.runtime(room_id))
 
     async def play_now(
         self, player: PlayerRecord, *, game: str, level: str, opponents: int
@@ -97,10 +97,10 @@ class Seating:
         """A started table against bots in one step: the caller in seat 0, bots elsewhere."""
         if level not in LEVELS:
             raise RoomError(ErrorCode.INVALID_LEVEL, BAD_LEVEL, 422)
-        room_id = await self.create_room(
+        room = await self.create_room(
             player, game=game, seats=opponents + 1, options=None, private=True
         )
-        runtime = await self.directory.runtime(room_id)
+        runtime = await self.directory.runtime(room["id"])
         await self.take_seat(runtime, 0, player)
         for seat in range(1, opponents + 1):
             await self.add_bot(runtime, seat, player, level)
