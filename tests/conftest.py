@@ -65,7 +65,7 @@ def live_server(server: ServerProcess) -> str:
     return server.url
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def redis_url() -> str:
     url = os.environ.get("CARDROOM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     try:

@@ -3,7 +3,6 @@ when asked, computed once, and consistent with the match it reviews."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from games.search import action_key
 from tests.support.clients import Guest
 from tests.support.play import play_bots, review_when_done
 from tests.support.server import private_server
+from tests.support.waiting import until
 
 SMALL_BUDGET = {"CARDROOM_REVIEW_ITERATIONS": "8", "CARDROOM_REVIEW_PLAYOUTS": "4"}
 SHORT: dict[str, dict[str, Any]] = {
@@ -99,10 +99,12 @@ def test_every_finished_match_is_queued_without_being_asked(reviewing_server: st
     host = Guest(reviewing_server, "Reviewer")
     stored = host.http.get("/healthz").json()["reviews"]["stored"]
     match_id = play_bots(host, "abstrac", ("normal", "easy"), target=50)
-    deadline = time.monotonic() + 60
-    while host.http.get("/healthz").json()["reviews"]["stored"] < stored + 1:
-        assert time.monotonic() < deadline, "the finished match was never reviewed"
-        time.sleep(0.1)
+    until(
+        lambda: host.http.get("/healthz").json()["reviews"]["stored"] >= stored + 1,
+        "the finished match's review",
+        60,
+        every_s=0.1,
+    )
     first = host.http.get(f"/api/matches/{match_id}/review")
     assert first.status_code == 200, first.text
 

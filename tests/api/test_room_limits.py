@@ -18,10 +18,11 @@ from tests.support.waiting import until
 OPEN_ROOMS, BOT_MATCHES = 3, 1
 
 
-@pytest.fixture
-def capped(tmp_path: Path, backend: str) -> Iterator[ServerProcess]:
+@pytest.fixture(scope="module")
+def capped(tmp_path_factory: pytest.TempPathFactory, backend: str) -> Iterator[ServerProcess]:
+    """A server with low caps, shared by the module's tests: each caps players of its own."""
     with private_server(
-        tmp_path,
+        tmp_path_factory.mktemp(f"capped-{backend}"),
         {
             "CARDROOM_MAX_OPEN_ROOMS": str(OPEN_ROOMS),
             "CARDROOM_MAX_BOT_MATCHES": str(BOT_MATCHES),
@@ -90,7 +91,11 @@ def test_idle_rooms_leave_memory_and_come_back_from_the_database(
     tmp_path: Path, backend: str
 ) -> None:
     """Every room ever loaded stayed in memory until a restart."""
-    env = {"CARDROOM_ROOM_IDLE_SECONDS": "0.5", "CARDROOM_BOT_DELAY_MS": "0"}
+    env = {
+        "CARDROOM_ROOM_IDLE_SECONDS": "0.5",
+        "CARDROOM_BOT_DELAY_MS": "0",
+        "CARDROOM_BOT_QUICK_MS": "0",
+    }
     with private_server(tmp_path, env, backend=backend) as server:
         host = Guest(server.url, "Host")
         waiting = host.create_room("abstrac", 2)["id"]

@@ -17,8 +17,12 @@ from tests.support.clients import Guest, RoomSocket
 from tests.support.play import open_table, play_bots, start
 from tests.support.server import private_server
 
-THINK_S, QUICK_S = 0.15, 0.06
-MATCHES = 8  # rematches at most, until a hard bot has had a single legal action
+# short, so that the matches are quick: only a floor is asserted, and an answer at once (the
+# bug) still comes well under it
+THINK_S, QUICK_S = 0.05, 0.02
+# matches at most, until a hard bot has had a single legal action: about every other match has
+# one, so 20 almost never run out (8 did, about one run in two hundred)
+MATCHES = 20
 SLACK_S = 0.005  # time stamps are taken in the same process, on one clock
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from games import get_game
 from tests.support.clients import Guest, RoomSocket
 from tests.support.server import ServerProcess, private_server
+from tests.support.waiting import until
 
 KILLS = 20
 HUMAN_ROOMS = 3
@@ -85,8 +86,12 @@ def test_twenty_sigkills_lose_no_acknowledged_move(crashy_server: ServerProcess)
     bot_room = host.create_room("abstrac", 2, target=300)["id"]
     for seat in (0, 1):
         host.post(f"/api/rooms/{bot_room}/seats/{seat}/bot", {"level": "easy"}).raise_for_status()
+    # nobody moves there: a timer plays each move, a second apiece. Its 25 or so moves (up to
+    # 100 at the default target, which left the test waiting a minute after the kills) last
+    # about as long as the kills do, so its timers run across them.
     timed_room = host.post(
-        "/api/rooms", {"game": "abstrac", "seats": 2, "table": {"turn_seconds": 1}}
+        "/api/rooms",
+        {"game": "abstrac", "seats": 2, "options": {"target": 100}, "table": {"turn_seconds": 1}},
     ).json()["id"]
     host.post(f"/api/rooms/{timed_room}/seats/0").raise_for_status()
     tables[0].guests[1].post(f"/api/rooms/{timed_room}/seats/1").raise_for_status()
@@ -142,13 +147,12 @@ def finish_all(base: str, tables: list[Table], bot_room: str, timed_room: str) -
         while table.step():
             pass
     watcher = tables[0].guests[0]
-    deadline = time.monotonic() + 120
+
+    def finished(room_id: str) -> bool:
+        return watcher.http.get(f"/api/rooms/{room_id}").json()["status"] == "finished"
+
     for room_id in (bot_room, timed_room):
-        room = watcher.http.get(f"/api/rooms/{room_id}").json()
-        while room["status"] != "finished":
-            assert time.monotonic() < deadline, f"room {room_id} stopped moving"
-            time.sleep(0.3)
-            room = watcher.http.get(f"/api/rooms/{room_id}").json()
+        until(partial(finished, room_id), f"room {room_id}'s end", 120, every_s=0.3)
     return watcher.http.get(f"/api/rooms/{bot_room}").json()["match_id"]
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -14,8 +13,12 @@ from tests.support.races import race_start_and_leave, together
 from tests.support.server import ServerProcess, free_port, run_on_own_loop
 
 
-@pytest.fixture
-def pair(database_url: str, redis_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+@pytest.fixture(scope="module")
+def pair(
+    database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[ServerProcess]]:
+    """Two processes the module's tests share: each test opens rooms and players of its own."""
+    logs = tmp_path_factory.mktemp("pair")
     processes = [
         ServerProcess(
             database_url=database_url,
@@ -25,7 +28,7 @@ def pair(database_url: str, redis_url: str, tmp_path: Path) -> Iterator[list[Ser
                 "CARDROOM_REDIS_URL": redis_url,
                 "CARDROOM_MAX_OPEN_ROOMS": "1000",
             },
-            log_path=tmp_path / f"server-{n}.log",
+            log_path=logs / f"server-{n}.log",
         )
         for n in range(2)
     ]
