@@ -2,9 +2,10 @@
 
 :func:`until` looks again and again until a condition holds, :func:`play_until` makes moves
 until a match is over, :func:`until_async` is :func:`until` inside an event loop. Each fails
-with a ``TimeoutError`` naming what never happened, past its limit: the only deadline loops of
-the tests are here. A test whose server (or room core) runs on a ``ManualClock``
-(app/rooms/clock.py) moves time itself instead of waiting for it.
+with a ``TimeoutError`` naming what never happened, past its limit: the tests' deadline loops
+are these (and ``RoomSocket.expect_until``, which waits on its socket). A test whose room core
+runs on a ``ManualClock`` (app/rooms/clock.py), or whose page on Playwright's ``page.clock``,
+moves time itself instead of waiting for it.
 """
 
 from __future__ import annotations
