@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     review_playouts: int = Field(16, ge=1)
     review_queue: int = Field(256, ge=1)
     review_on_finish: bool = True
+    # with several processes: how often each says again who is connected to its rooms; what it
+    # said holds for three heartbeats (a crashed process's players are then absent)
+    presence_heartbeat_seconds: float = Field(5.0, gt=0)
     # how long a rematch proposal waits for the other players' answers
     rematch_seconds: float = Field(60.0, gt=0)
     # Without the proxy in front (deploy/), nothing else caps what a client may send.

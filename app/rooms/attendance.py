@@ -1,10 +1,18 @@
 """Attendance: who is connected to a room (here and on the other processes), the seat holds and
-turn timers that follow from it, and the referee's verdicts carried out as commands."""
+turn timers that follow from it, and the referee's verdicts carried out as commands.
+
+Each process says who is connected to its rooms whenever that changes and again every
+``heartbeat`` seconds; what it said holds for three heartbeats. A process that crashed says
+nothing more, so its players become absent when that time is up, and their seat holds begin.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
 
 from app.rooms import referee
 from app.rooms.clock import Clock
@@ -28,6 +36,8 @@ class Attendance:
         broker: Broker,
         clock: Clock,
         process_id: str,
+        *,
+        heartbeat: float = 5.0,
     ) -> None:
         self.runner = runner
         self.play = play
@@ -35,13 +45,14 @@ class Attendance:
         self.broker = broker
         self.clock = clock
         self.process_id = process_id
+        self.heartbeat = heartbeat  # seconds between two words of this process's presence
 
     # -- presence ------------------------------------------------------------------------
     def check(self, runtime: RoomRuntime) -> bool:
         """Note who is absent or back, inside a command; ``True`` when a seat was handed back
         to its player (the room and the state change)."""
         present = set(self.audience.present(runtime.room.id))
-        present.update(*runtime.remote_present.values())
+        present |= runtime.remote_players(self.clock.now())
         return referee.attendance(runtime, present, self.clock)
 
     async def opened(self, runtime: RoomRuntime) -> None:
@@ -64,21 +75,41 @@ class Attendance:
 
         await self.runner.run(runtime, noted)
 
-    async def changed_there(self, runtime: RoomRuntime, process: str, players: list[int]) -> None:
-        """Another process says who is connected to the room there."""
+    async def changed_there(self, runtime: RoomRuntime, event: dict[str, Any]) -> None:
+        """Another process says who is connected to the room there (a change, or its
+        heartbeat): true for the time it gives."""
+        ttl = timedelta(seconds=float(event.get("ttl", 3 * self.heartbeat)))
 
         async def noted() -> Effects:
-            runtime.remote_present[process] = set(players)
+            until = self.clock.now() + ttl
+            changed = runtime.heard(event["process"], set(event["players"]), until)
             effects = await self._checked(runtime)
-            effects.room = True
+            effects.room = effects.room or changed
             return effects
 
         await self.runner.run(runtime, noted)
 
-    def presence(self, room_id: str) -> dict[str, object]:
+    def presence(self, room_id: str) -> dict[str, Any]:
         """The event telling the other processes who is connected to the room here."""
         players = sorted(self.audience.present(room_id))
-        return {"kind": "presence", "process": self.process_id, "players": players}
+        ttl = 3 * self.heartbeat
+        return {"kind": "presence", "process": self.process_id, "players": players, "ttl": ttl}
+
+    async def beat(self, rooms: Iterable[RoomRuntime]) -> None:
+        """Say again, every heartbeat until cancelled, who is connected to each room here."""
+        while True:
+            await self.clock.sleep(self.heartbeat)
+            for runtime in rooms:
+                if self.audience.present(runtime.room.id):
+                    await self.broker.publish(runtime.room.id, self.presence(runtime.room.id))
+
+    async def _silence(self, runtime: RoomRuntime) -> Effects:
+        """Processes not heard from in time: their players are absent now."""
+        if not runtime.forget_silent(self.clock.now()):
+            return Effects()
+        effects = await self._checked(runtime)
+        effects.room = True
+        return effects
 
     # -- timers --------------------------------------------------------------------------
     def watch(self, runtime: RoomRuntime) -> None:
@@ -100,6 +131,8 @@ class Attendance:
         if runtime.timer is asyncio.current_task():
             runtime.timer = None
         try:
+            if runtime.remote_until:
+                await self.runner.run(runtime, lambda: self._silence(runtime))
             for verdict in referee.verdicts(runtime, self.clock):
                 await self._carry_out(runtime, verdict)
         except ActionRefused as refused:

@@ -62,6 +62,7 @@ class RoomManager:
         limits: RoomLimits | None = None,
         clock: Clock = SYSTEM_CLOCK,
         rematch_seconds: float = 60.0,
+        heartbeat: float = 5.0,
     ) -> None:
         self.store = store
         self.audience = audience
@@ -85,7 +86,7 @@ class RoomManager:
         )
         self.bot_turns = BotTurns(self.play, self.bots, clock, bot_delay)
         self.attendance = Attendance(
-            self.runner, self.play, audience, broker, clock, uuid.uuid4().hex
+            self.runner, self.play, audience, broker, clock, uuid.uuid4().hex, heartbeat=heartbeat
         )
         self.chat_room = Chat(store, audience, broker)
         self.replication = Replication(
@@ -120,6 +121,10 @@ class RoomManager:
     @property
     def loads_under_way(self) -> int:
         return self.directory.loads_under_way
+
+    async def beat(self) -> None:
+        """Tell the other processes, every heartbeat until cancelled, who is connected here."""
+        await self.attendance.beat(self.directory)
 
     async def resume(self) -> None:
         """After a start: every room in play gets its bots, timers and seat holds going again."""

@@ -69,13 +69,16 @@ def attendance(runtime: RoomRuntime, present: set[int], clock: Clock) -> bool:
 
 
 def next_due(runtime: RoomRuntime, clock: Clock) -> float | None:
-    """Seconds until the room's next hold or deadline runs out; ``None`` if nothing is timed."""
-    if not runtime.playing or not (runtime.absent_since or runtime.table.turn_seconds):
+    """Seconds until the room's next hold, deadline or word from another process runs out;
+    ``None`` if nothing is timed."""
+    timed = runtime.absent_since or runtime.table.turn_seconds or runtime.remote_until
+    if not runtime.playing or not timed:
         return None  # nothing to time: most rooms, after every move
     hold = runtime.table.seat_hold_seconds
     now_mono, now = clock.monotonic(), clock.now()
     waits = [since + hold - now_mono for since in runtime.absent_since.values()]
     waits += [(when - now).total_seconds() for when in runtime.deadlines().values()]
+    waits += [(until - now).total_seconds() for until in runtime.remote_until.values()]
     return max(0.0, min(waits)) if waits else None
 
 

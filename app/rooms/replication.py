@@ -49,7 +49,7 @@ class Replication:
         elif kind == "presence_query":
             await self.runner.broker.publish(room_id, self.attendance.presence(room_id))
         elif kind == "presence":
-            await self.attendance.changed_there(runtime, event["process"], event["players"])
+            await self.attendance.changed_there(runtime, event)
         elif kind == "rematch":
             await self.rematches.follow(runtime, event["rematch"])
         else:

@@ -48,7 +48,10 @@ class RoomRuntime:
         self.played_for: dict[Seat, list[dict[str, Any]]] = {}
         self.rematch: Proposal | None = None
         self.absent_since: dict[Seat, float] = {}
+        # who is connected to the room on each other process, and until when that holds
+        # unless the process says so again (a process that crashed says nothing more)
         self.remote_present: dict[str, set[int]] = {}
+        self.remote_until: dict[str, datetime] = {}
         self.bot_tasks: dict[Seat, asyncio.Task[None]] = {}
         self.timer: asyncio.Task[None] | None = None
         self.touched = touched  # when this process last used the room (the manager's clock)
@@ -242,6 +245,29 @@ class RoomRuntime:
             self.away.add(seat)
         else:
             self.away.discard(seat)
+
+    # -- presence elsewhere ------------------------------------------------------------
+    def heard(self, process: str, players: set[int], until: datetime) -> bool:
+        """``process`` says who is connected there, true until ``until``; ``True`` if that
+        changes who is there."""
+        changed = self.remote_present.get(process) != players
+        self.remote_present[process] = players
+        self.remote_until[process] = until
+        return changed
+
+    def remote_players(self, now: datetime) -> set[int]:
+        """The players connected on processes heard from within their time."""
+        until = self.remote_until
+        return set().union(
+            *(players for process, players in self.remote_present.items() if until[process] > now)
+        )
+
+    def forget_silent(self, now: datetime) -> bool:
+        """Drop what processes not heard from in time said; ``True`` if any was dropped."""
+        silent = [process for process, until in self.remote_until.items() if until <= now]
+        for process in silent:
+            del self.remote_present[process], self.remote_until[process]
+        return bool(silent)
 
     # -- timers --------------------------------------------------------------------------
     def deadlines(self) -> dict[Seat, datetime]:

@@ -133,7 +133,7 @@ def room_json(
 ) -> dict[str, Any]:
     """The room as everyone sees it (``connected``: the players connected here)."""
     room = runtime.room
-    present = set(connected).union(*runtime.remote_present.values())
+    present = set(connected) | runtime.remote_players(now)
     watching = spectators(runtime, connected)
     rematch = runtime.rematch
     return {

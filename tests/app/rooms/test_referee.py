@@ -29,6 +29,7 @@ from tests.app.rooms.in_process import new_player, with_services
 # Times are sums of powers of two, so the clock's float arithmetic lands on them exactly.
 BOT_DELAY_S = 0.5  # how long a stand-in bot waits before its move
 QUICK_S = 0.125  # and how long it takes at least to decide
+FOR_EVER_S = 10.0**6
 SETTINGS = {"bot_delay_ms": int(BOT_DELAY_S * 1000), "bot_quick_ms": int(QUICK_S * 1000)}
 
 
@@ -67,10 +68,11 @@ class Table:
         assert runtime is not None
         return runtime
 
-    async def present(self, *seats: int) -> None:
-        """Only the players of ``seats`` are connected (on another process)."""
+    async def present(self, *seats: int, ttl: float = FOR_EVER_S) -> None:
+        """Only the players of ``seats`` are connected (on another process, whose word holds
+        ``ttl`` seconds: by default longer than any test, as if it kept saying so)."""
         players = [self.players[seat].id for seat in seats]
-        event = {"kind": "presence", "process": "elsewhere", "players": players}
+        event = {"kind": "presence", "process": "elsewhere", "players": players, "ttl": ttl}
         await self.manager.on_event(self.room_id, event)
 
     async def move(self, seat: int) -> None:
@@ -104,11 +106,41 @@ async def started(
     return started
 
 
+def no_timer_but_the_word_of_elsewhere(runtime: RoomRuntime, clock: ManualClock) -> bool:
+    """Nothing timed at the table but when the other process's word runs out (never, here)."""
+    due = referee.next_due(runtime, clock)
+    return runtime.timer is not None and due is not None and due > FOR_EVER_S / 2
+
+
 def run(database_url: str, work: Any) -> Any:
     clock = ManualClock()
     return with_services(
         database_url, lambda services: work(services, clock), clock=clock, **SETTINGS
     )
+
+
+def test_a_silent_process_s_players_become_absent_when_its_word_runs_out(
+    database_url: str,
+) -> None:
+    async def work(services: Services, clock: ManualClock) -> None:
+        table = await started(services, clock, present=(0,), seat_hold_seconds=10)
+        runtime = table.runtime
+        await table.present(0, 1, ttl=15)  # the other process's word, renewed by its heartbeat
+        assert runtime.absent_since == {}
+        await clock.advance(14.75)
+        await table.present(0, 1, ttl=15)  # heard again in time: still there
+        await clock.advance(14.75)
+        assert runtime.absent_since == {} and runtime.away == set()
+        room = await services.manager.room(table.room_id)
+        assert room["seats"][1]["connected"] is True
+        await clock.advance(0.25)  # then nothing more: it has crashed
+        assert runtime.absent_since == {0: clock.monotonic(), 1: clock.monotonic()}
+        room = await services.manager.room(table.room_id)
+        assert room["seats"][1]["connected"] is False
+        await clock.advance(10)
+        assert runtime.away == {0, 1}  # their seat holds ran out: stand-ins play
+
+    run(database_url, work)
 
 
 def test_a_seat_hold_running_out_hands_the_seat_to_a_stand_in_bot(database_url: str) -> None:
@@ -144,7 +176,7 @@ def test_a_seat_hold_running_out_hands_the_seat_to_a_stand_in_bot(database_url: 
         # its player comes back: the seat is theirs again at once, with no timer left running
         await table.present(0, 1)
         assert runtime.away == set() and runtime.absent_since == {}
-        assert runtime.bot_level(1) is None and runtime.timer is None
+        assert runtime.bot_level(1) is None and no_timer_but_the_word_of_elsewhere(runtime, clock)
         assert (await services.manager.room(table.room_id))["seats"][1]["away"] is False
 
     run(database_url, work)
@@ -159,7 +191,7 @@ def test_a_player_back_before_the_hold_ends_keeps_the_seat(database_url: str) ->
         assert runtime.timer is not None
         await clock.advance(9.5)
         await table.present(0, 1)
-        assert runtime.absent_since == {} and runtime.timer is None
+        assert runtime.absent_since == {} and no_timer_but_the_word_of_elsewhere(runtime, clock)
         await clock.advance(250)  # nothing is timed any more (nor idle long enough to drop)
         assert runtime.away == set() and runtime.playing and runtime.seq == 0
         assert runtime.terminal is None and referee.verdicts(runtime, clock) == []
