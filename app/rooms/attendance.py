@@ -70,7 +70,7 @@ class Attendance:
         async def noted() -> Effects:
             effects = await self._checked(runtime)
             effects.room = True
-            effects.event = self.presence(runtime.room.id)
+            effects.event = self.presence(runtime)
             return effects
 
         await self.runner.run(runtime, noted)
@@ -89,11 +89,17 @@ class Attendance:
 
         await self.runner.run(runtime, noted)
 
-    def presence(self, room_id: str) -> dict[str, Any]:
-        """The event telling the other processes who is connected to the room here."""
-        players = sorted(self.audience.present(room_id))
-        ttl = 3 * self.heartbeat
-        return {"kind": "presence", "process": self.process_id, "players": players, "ttl": ttl}
+    def presence(self, runtime: RoomRuntime) -> dict[str, Any]:
+        """The event telling the other processes who is connected to the room here, and how
+        far its match has gone here (a process that missed a move learns of it so)."""
+        return {
+            "kind": "presence",
+            "process": self.process_id,
+            "players": sorted(self.audience.present(runtime.room.id)),
+            "ttl": 3 * self.heartbeat,
+            "match_id": runtime.match.id if runtime.match is not None else None,
+            "seq": runtime.seq,
+        }
 
     async def beat(self, rooms: Iterable[RoomRuntime]) -> None:
         """Say again, every heartbeat until cancelled, who is connected to each room here."""
@@ -101,7 +107,7 @@ class Attendance:
             await self.clock.sleep(self.heartbeat)
             for runtime in rooms:
                 if self.audience.present(runtime.room.id):
-                    await self.broker.publish(runtime.room.id, self.presence(runtime.room.id))
+                    await self.broker.publish(runtime.room.id, self.presence(runtime))
 
     async def _silence(self, runtime: RoomRuntime) -> Effects:
         """Processes not heard from in time: their players are absent now."""

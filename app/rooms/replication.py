@@ -47,20 +47,34 @@ class Replication:
         if kind == "chat":
             self.chat.show(runtime, event["message"])
         elif kind == "presence_query":
-            await self.runner.broker.publish(room_id, self.attendance.presence(room_id))
+            await self.runner.broker.publish(room_id, self.attendance.presence(runtime))
         elif kind == "presence":
             await self.attendance.changed_there(runtime, event)
+            if self._behind(runtime, event):  # a move whose event never came (its sender died)
+                await self.runner.run(runtime, lambda: self._follow(runtime, event))
         elif kind == "rematch":
             await self.rematches.follow(runtime, event["rematch"])
         else:
             await self.runner.run(runtime, lambda: self._follow(runtime, event))
 
+    @staticmethod
+    def _behind(runtime: RoomRuntime, event: dict[str, Any]) -> bool:
+        """Another process's match of this room is further on than this one's."""
+        match = runtime.match
+        return (
+            match is not None
+            and event.get("match_id") == match.id
+            and (int(event.get("seq") or 0) > runtime.seq)
+        )
+
     async def _follow(self, runtime: RoomRuntime, event: dict[str, Any]) -> Effects:
         """A move made elsewhere (applied from the event itself, or a gap filled from the
-        database), or any other change of the room (its row read again)."""
+        database), a gap another process's presence tells of, or any other change of the
+        room (its row read again)."""
         match = runtime.match
-        if event.get("kind") == "move" and match is not None and event["match_id"] == match.id:
-            if event["seq"] == runtime.seq + 1:
+        kind = event.get("kind")
+        if kind in ("move", "presence") and match is not None and event["match_id"] == match.id:
+            if kind == "move" and event["seq"] == runtime.seq + 1:
                 move = MoveRow(
                     event["seq"],
                     event["seat"],

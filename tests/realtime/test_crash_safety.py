@@ -20,33 +20,50 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from games import get_game
 from tests.support.clients import Guest, RoomSocket
-from tests.support.server import ServerProcess, private_server
+from tests.support.server import ServerProcess, free_port, private_server
 from tests.support.waiting import until
 
 KILLS = 20
 HUMAN_ROOMS = 3
 
 
+CRASHY = {
+    "CARDROOM_BOT_DELAY_MS": "40",
+    "CARDROOM_BOT_QUICK_MS": "0",
+    "CARDROOM_SNAPSHOT_EVERY": "4",
+    "CARDROOM_MESSAGES_PER_SECOND": "10000",
+}
+
+
 @pytest.fixture
 def crashy_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with private_server(
-        tmp_path,
-        {
-            "CARDROOM_BOT_DELAY_MS": "40",
-            "CARDROOM_BOT_QUICK_MS": "0",
-            "CARDROOM_SNAPSHOT_EVERY": "4",
-            "CARDROOM_MESSAGES_PER_SECOND": "10000",
-        },
-    ) as process:
+    with private_server(tmp_path, CRASHY) as process:
         yield process
+
+
+@pytest.fixture
+def crashy_replicas(
+    database_url: str, redis_url: str, tmp_path: Path
+) -> Iterator[list[ServerProcess]]:
+    """Two processes behind Redis; the second is the one killed."""
+    env = {**CRASHY, "CARDROOM_REDIS_URL": redis_url, "CARDROOM_PRESENCE_HEARTBEAT_SECONDS": "0.5"}
+    processes = [
+        ServerProcess(database_url, free_port(), env, tmp_path / f"replica-{n}.log")
+        for n in range(2)
+    ]
+    for process in processes:
+        process.start()
+    yield processes
+    for process in processes:
+        process.stop()
 
 
 class Table:
     """Two scripted players at one room, remembering every move acknowledged to them."""
 
-    def __init__(self, base: str, rng: random.Random) -> None:
-        self.base, self.rng = base, rng
-        self.guests = [Guest(base, "A"), Guest(base, "B")]
+    def __init__(self, bases: tuple[str, str], rng: random.Random) -> None:
+        self.rng = rng
+        self.guests = [Guest(bases[0], "A"), Guest(bases[1], "B")]
         self.room_id = self.guests[0].create_room("abstrac", 2, target=150)["id"]
         for seat, guest in enumerate(self.guests):
             guest.post(f"/api/rooms/{self.room_id}/seats/{seat}").raise_for_status()
@@ -80,8 +97,22 @@ class Table:
 
 def test_twenty_sigkills_lose_no_acknowledged_move(crashy_server: ServerProcess) -> None:
     base = crashy_server.url
+    kill_and_check(crashy_server, (base, base), KILLS)
+
+
+def test_sigkills_of_one_of_two_replicas_lose_no_acknowledged_move(
+    crashy_replicas: list[ServerProcess],
+) -> None:
+    """Each table's second player plays on the replica that is killed, the first on the one
+    that stays; bots and timers run on both."""
+    one, two = crashy_replicas
+    kill_and_check(two, (one.url, two.url), KILLS // 2)
+
+
+def kill_and_check(victim: ServerProcess, bases: tuple[str, str], kills: int) -> None:
+    base = bases[0]
     rng = random.Random(20)
-    tables = [Table(base, rng) for _ in range(HUMAN_ROOMS)]
+    tables = [Table(bases, rng) for _ in range(HUMAN_ROOMS)]
     host = tables[0].guests[0]
     bot_room = host.create_room("abstrac", 2, target=300)["id"]
     for seat in (0, 1):
@@ -100,10 +131,10 @@ def test_twenty_sigkills_lose_no_acknowledged_move(crashy_server: ServerProcess)
     for room_id in (bot_room, timed_room):
         host.post(f"/api/rooms/{room_id}/start").raise_for_status()
 
-    for _ in range(KILLS):
+    for _ in range(kills):
         for table in tables:
             table.connect()
-        killer = threading.Timer(rng.uniform(0.05, 0.4), crashy_server.kill)
+        killer = threading.Timer(rng.uniform(0.05, 0.4), victim.kill)
         killer.start()
         try:  # play until the kill cuts the sockets, mid-move or between moves
             while True:
@@ -115,8 +146,8 @@ def test_twenty_sigkills_lose_no_acknowledged_move(crashy_server: ServerProcess)
         except (ConnectionClosed, TimeoutError, OSError, InvalidStatus):
             pass
         killer.join()
-        crashy_server.kill()
-        crashy_server.start()
+        victim.kill()
+        victim.start()
         for table in tables:
             check_acknowledged(base, table)
 
