@@ -96,7 +96,8 @@ def ismcts(
     budget_s: float | None,
     iterations: int,
 ) -> Action:
-    """The most visited root action after searching within ``budget_s`` and ``iterations``."""
+    """The most visited root action after searching within ``budget_s`` and ``iterations``
+    (one of the most visited at random, on a tie)."""
     start = time.perf_counter()
     deadline = None if budget_s is None else start + budget_s
     root = _Node(info.seat, None)
@@ -114,9 +115,13 @@ def ismcts(
             root, favourite, bots.trust, done, iterations, start, deadline
         ):
             break
-    best = max(
-        root.children.values(), key=lambda child: _standing(child, favourite, bots.trust, done)
-    )
+    standings = [
+        (_standing(child, favourite, bots.trust, done), child) for child in root.children.values()
+    ]
+    top = max(standing for standing, _ in standings)
+    leaders = [child for standing, child in standings if standing == top]
+    # a tie is broken at random (a draw only then, so untied searches use the stream as before)
+    best = leaders[0] if len(leaders) == 1 else leaders[rng.randrange(len(leaders))]
     assert best.action is not None
     return best.action
 

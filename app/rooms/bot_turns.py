@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from app.rooms.bots import BotPlayer
+from app.rooms.bots import BotPlayer, decision_seed
 from app.rooms.clock import Clock
 from app.rooms.errors import ActionRefused
 from app.rooms.play import Play
@@ -41,8 +41,9 @@ class BotTurns:
             if level is None:
                 return  # its player came back
             seq = runtime.seq  # a hard bot thinks in a worker: the table may move meanwhile
+            seed = None if runtime.match is None else decision_seed(runtime.match.seed, seq, seat)
             action = await self.bots.choose(
-                runtime.engine, runtime.state, seat, level, room=runtime.room.id
+                runtime.engine, runtime.state, seat, level, room=runtime.room.id, seed=seed
             )
             try:
                 await self.play.play_for(runtime, seat, action, seq)

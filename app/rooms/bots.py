@@ -14,6 +14,11 @@ all). The pool starts with the first hard move (``spawn``, since the server runs
 :meth:`BotPlayer.close`. Searches wait their room's turn at a :class:`FairScheduler`, so one
 room's backlog of searches cannot hold up another room's bot.
 
+A bot's random stream comes from the match: :func:`decision_seed` of its seed, the move number
+and the seat, so a decision (a tie broken at random, an ``easy`` bot's pick) is the same
+whenever it is made again at that table, after a restart too; only the hard bot's clock can
+make it differ. The stream is a hash of the seed, which itself never leaves the server.
+
 A bot's reply time tells nothing of its hand: every decision takes its level's fixed time from
 the request, at least, whatever the bot had to choose from. A hard bot with a single legal
 action (in ABspecken's secret phase, usually "cannot") still waits its room's turn and holds a
@@ -24,6 +29,7 @@ slot for the whole budget, as a search would; ``easy`` and ``normal`` answer aft
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import multiprocessing
 import os
@@ -38,7 +44,7 @@ from games import REGISTRY
 from games.base import Action, Engine, Seat, State
 from games.bots import DEFAULT_BUDGET_S, LEVELS, choose, info_set
 
-__all__ = ["LEVELS", "BotPlayer", "decide"]
+__all__ = ["LEVELS", "BotPlayer", "decide", "decision_seed"]
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +65,13 @@ Sleep = Callable[[float], Awaitable[None]]
 def loop_time() -> float:
     """The running event loop's clock, which ``asyncio.sleep`` counts in."""
     return asyncio.get_running_loop().time()
+
+
+def decision_seed(match_seed: int, seq: int, seat: Seat) -> int:
+    """The random seed of a bot's decision for ``seat`` at move ``seq`` of the match seeded
+    ``match_seed``: a hash, so it tells nothing of the seed (and so of the deal)."""
+    digest = hashlib.sha256(f"cardroom bot:{match_seed}:{seq}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def decide(game: str, state: State, seat: Seat, level: str, seed: int, budget_s: float) -> Action:
@@ -95,23 +108,32 @@ class BotPlayer:
         self._rng = random.Random()
 
     async def choose(
-        self, engine: Engine, state: State, seat: Seat, level: str, *, room: str = ""
+        self,
+        engine: Engine,
+        state: State,
+        seat: Seat,
+        level: str,
+        *,
+        room: str = "",
+        seed: int | None = None,
     ) -> Action:
         """The bot's action, no sooner than its level's think time after the request; a
         failing bot logs and plays a random legal action instead. ``room`` is whose turn
-        a search waits for at the worker pool."""
+        a search waits for at the worker pool; ``seed`` the decision's random seed
+        (:func:`decision_seed`; a fresh one if not given)."""
         ready_at = self._clock() + (self.think_s if level in IN_POOL else self.quick_s)
-        action = await self._decide(engine, state, seat, level, room)
+        if seed is None:
+            seed = self._rng.getrandbits(63)
+        action = await self._decide(engine, state, seat, level, room, seed)
         wait = ready_at - self._clock()
         if wait > 0:
             await self._sleep(wait)
         return action
 
     async def _decide(
-        self, engine: Engine, state: State, seat: Seat, level: str, room: str
+        self, engine: Engine, state: State, seat: Seat, level: str, room: str, seed: int
     ) -> Action:
         game = engine.info.id
-        seed = self._rng.getrandbits(63)
         try:
             if level in IN_POOL:
                 return await self._scheduler.run(room, self._job(engine, state, seat, level, seed))

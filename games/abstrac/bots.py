@@ -37,7 +37,9 @@ def normal(info: InfoSet, rng: random.Random) -> Action:
         # Going first, I take next; going second, the dealer does (their value is minus mine).
         first = _value(row, taken[me], taken[1 - me])
         second = -_value(row, taken[1 - me], taken[me])
-        return {"type": "order", "first": first >= second}
+        if abs(first - second) <= 1e-9:  # a tie: either order, at random
+            return info.legal[rng.randrange(len(info.legal))]
+        return {"type": "order", "first": first > second}
     best: list[Action] = []
     best_value = -math.inf
     for action in info.legal:

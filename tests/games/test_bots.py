@@ -164,3 +164,59 @@ def test_normal_beats_easy(
         if seat in outcome.winners:
             wins += 1 / len(outcome.winners)
     assert wins >= needed, f"{game}: normal won {wins} of {matches}"
+
+
+# -- no endless mirror ---------------------------------------------------------------------------
+
+
+def bots_match(
+    engine: Engine,
+    levels: list[str],
+    seed: int,
+    *,
+    limit: int,
+    options: dict[str, Any] | None = None,
+) -> tuple[int, Any]:
+    """Bots of ``levels`` play a match, each decision seeded from the match's seed, the move
+    number and the seat (as the server seeds them); (moves made, outcome or None at ``limit``)."""
+    state = engine.setup(len(levels), seed, options or {})
+    for seq in range(limit):
+        acting = sorted(engine.to_act(state))
+        if not acting:
+            return seq, engine.outcome(state)
+        seat = acting[0]
+        rng = random.Random(f"{seed}:{seq}:{seat}")
+        action = choose(engine, info_set(engine, state, seat), levels[seat], rng)
+        state = engine.apply(state, seat, action)
+    return limit, engine.outcome(state)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_normal_bots_at_abspecken_do_not_mirror_each_other_for_ever(players: int) -> None:
+    """Every seat holds the same 24 cards (spec E14): two normal bots that always took the one
+    best hand went out together every round, scored 0 and never ended (20,000 moves at round
+    ~370, five seeds of five). Picking among near-equal hands at random, they end."""
+    engine = REGISTRY["abspecken"]
+    for seed in range(5 if players == 2 else 2):
+        moves, outcome = bots_match(engine, ["normal"] * players, seed, limit=3_000)
+        assert outcome is not None, f"seed {seed}: no end after {moves} moves"
+
+
+def test_a_search_that_cannot_tell_its_actions_apart_picks_one_at_random() -> None:
+    """Without a single iteration every root action stands equal: the hard bot's choice is then
+    drawn from its stream, not always the first action listed."""
+    engine = REGISTRY["abstrac"]
+    state = engine.setup(2, 5, {"target": 100})
+    state = engine.apply(state, min(engine.to_act(state)), {"type": "order", "first": True})
+    info = info_set(engine, state, min(engine.to_act(state)))
+    assert len(info.legal) > 1
+    picks = {
+        choose(engine, info, "hard", random.Random(seed), budget_s=None, iterations=0)["count"]
+        for seed in range(30)
+    }
+    assert len(picks) > 1
+    again = [
+        choose(engine, info, "hard", random.Random(7), budget_s=None, iterations=0)
+        for _ in range(3)
+    ]
+    assert again[0] == again[1] == again[2]  # the same stream, the same choice

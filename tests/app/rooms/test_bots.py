@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from app.rooms.bots import QUICK_S, BotPlayer
+from app.rooms.bots import QUICK_S, BotPlayer, decision_seed
 from games import REGISTRY
 from games.base import Seat, State
 from tests.games.playout import random_playout
@@ -101,3 +101,26 @@ def test_a_rooms_hard_move_does_not_queue_behind_another_rooms_backlog() -> None
 
     asyncio.run(scenario())
     assert replies == ["A", "B", "A", "A", "A", "A", "A"]  # first come, first served: B last
+
+
+def test_a_bots_decision_is_seeded_by_the_match_the_move_and_the_seat() -> None:
+    """Made again at the same table (after a restart, on another process), a bot's decision
+    is the same: its stream comes from the match's seed, the move number and the seat."""
+    state, seat = decision(forced=False)
+    seeds = {decision_seed(1234, seq, s) for seq in range(50) for s in range(3)}
+    assert len(seeds) == 150 and all(0 <= s < 2**63 for s in seeds)
+    assert decision_seed(1234, 7, 1) == decision_seed(1234, 7, 1) != decision_seed(1235, 7, 1)
+
+    async def scenario() -> list[list[object]]:
+        time = FakeTime()
+        bots = BotPlayer(THINK_S, workers=1, clock=time.clock, sleep=time.sleep)
+        return [
+            [
+                await bots.choose(ABSPECKEN, state, seat, "easy", seed=decision_seed(99, seq, seat))
+                for seq in range(20)
+            ]
+            for _ in range(2)
+        ]
+
+    first, second = asyncio.run(scenario())
+    assert first == second and len({repr(a) for a in first}) > 1
