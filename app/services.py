@@ -67,6 +67,8 @@ class Services:
                 open_rooms=settings.max_open_rooms,
                 bot_matches=settings.max_bot_matches,
                 idle_seconds=settings.room_idle_seconds,
+                match_moves=settings.max_match_moves,
+                min_seat_hold=settings.min_seat_hold_seconds,
             ),
             clock=clock,
             rematch_seconds=settings.rematch_seconds,

@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     max_open_rooms: int = Field(10, ge=1)
     max_bot_matches: int = Field(2, ge=0)
     room_idle_seconds: float = Field(300.0, gt=0)
+    # the most moves a match may have: the move that reaches it ends the match, aborted and
+    # unrated (two players undoing each other's moves, or two mirroring bots, never end)
+    max_match_moves: int = Field(5000, ge=1)
+    # the shortest seat hold a new room may ask for, in seconds: a reload or a dropped
+    # connection is back before a stand-in or a forfeit, so no win is a reconnect away
+    min_seat_hold_seconds: int = Field(30, ge=1, le=3600)
     # match reviews (games/review.py): each decision's budget, the queue's bound, and whether
     # every finished match is queued at once (else only when someone asks for its review)
     review_iterations: int = Field(48, ge=1)

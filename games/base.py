@@ -133,12 +133,13 @@ class Outcome:
         )
 
     @classmethod
-    def aborted(cls, players: int, reason: str) -> Outcome:
-        """The match cannot go on (``reason``: its rules changed since it began): no result."""
+    def aborted(cls, players: int, reason: str, **detail: Any) -> Outcome:
+        """The match cannot go on (``reason``: its rules changed since it began, or it reached
+        the server's limit of moves, ``limit``): no result."""
         return cls(
             scores=(0,) * players,
             winners=(),
-            detail={"reason": reason},
+            detail={"reason": reason, **detail},
             termination=Termination.ABORTED,
         )
 

@@ -39,6 +39,9 @@ SESSION_ENV = {
     # the suite's players open many rooms each; tests/api/test_room_limits.py tests the caps
     "CARDROOM_MAX_OPEN_ROOMS": "100000",
     "CARDROOM_MAX_BOT_MATCHES": "100000",
+    # seat holds of a second, so the tests of what follows a hold do not wait for it
+    # (tests/realtime/test_match_limits.py tests the shipped minimum's refusal)
+    "CARDROOM_MIN_SEAT_HOLD_SECONDS": "1",
     # reviews only when a test asks (tests/api/test_review.py has a server reviewing
     # every match), on a small budget
     "CARDROOM_REVIEW_ON_FINISH": "false",

@@ -78,7 +78,13 @@ class RoomManager:
             snapshot_every=snapshot_every,
         )
         self.runner = CommandRunner(audience, broker, clock)
-        self.play = Play(self.runner, store, clock, snapshot_every=snapshot_every)
+        self.play = Play(
+            self.runner,
+            store,
+            clock,
+            snapshot_every=snapshot_every,
+            max_moves=self.limits.match_moves,
+        )
         self.seating = Seating(self.runner, self.directory, store, clock, self.limits)
         self.rematches = Rematches(self.runner, self.seating.begin, clock, rematch_seconds)
         self.bots = BotPlayer(

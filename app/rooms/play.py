@@ -1,5 +1,11 @@
 """Play: a move submitted for a seat, validated once by the engine, committed, then shown; and
-the ends of a match between moves (a forfeit, a claimed win)."""
+the ends of a match between moves (a forfeit, a claimed win).
+
+A match has at most ``max_moves`` moves (``CARDROOM_MAX_MATCH_MOVES``): the move that reaches
+the limit without ending the match by its rules ends it, aborted and unrated (``detail``:
+``{"reason": "move_limit", "limit": n}``). Two players who keep undoing their moves, or two bots
+that mirror each other, would otherwise hold a room, a match in memory and its growing move log
+for ever."""
 
 from __future__ import annotations
 
@@ -17,16 +23,25 @@ from games import IllegalAction, MalformedAction
 from games.base import Action, Outcome, Seat
 
 NO_MATCH = "No match is running in this room."
+MOVE_LIMIT = "move_limit"
+"""The ``reason`` of a match aborted at the server's limit of moves."""
 
 
 class Play:
     def __init__(
-        self, runner: CommandRunner, store: Store, clock: Clock, *, snapshot_every: int
+        self,
+        runner: CommandRunner,
+        store: Store,
+        clock: Clock,
+        *,
+        snapshot_every: int,
+        max_moves: int = 5000,
     ) -> None:
         self.runner = runner
         self.store = store
         self.clock = clock
         self.snapshot_every = snapshot_every
+        self.max_moves = max(1, max_moves)
 
     async def submit(
         self, runtime: RoomRuntime, player_id: int, action: Any, seq: int | None
@@ -58,8 +73,15 @@ class Play:
             not_yours = error.code == ErrorCode.NOT_YOUR_TURN
             code = ErrorCode.NOT_YOUR_TURN if not_yours else ErrorCode.ILLEGAL_ACTION
             raise ActionRefused(code, error.message) from None
-        ended = None if move.outcome is None else runtime.closing(move.outcome)
         next_seq, at = runtime.seq + 1, self.clock.now()
+        rated = True
+        if move.outcome is not None:
+            ended = runtime.closing(move.outcome)
+        elif next_seq >= self.max_moves:  # the limit: this move ends the match, unrated
+            limit = Outcome.aborted(len(runtime.room.seats), MOVE_LIMIT, limit=self.max_moves)
+            ended, rated = runtime.closing(limit), False
+        else:
+            ended = None
         stand_in = runtime.stand_in(seat) is not None
         commit = MoveCommit(
             room_id=runtime.room.id,
@@ -70,7 +92,7 @@ class Play:
             at=at,
             end=None
             if ended is None
-            else runtime.match_end(ended, next_seq, at, self.snapshot_every),
+            else runtime.match_end(ended, next_seq, at, self.snapshot_every, rated=rated),
             snapshot=move.state if next_seq % self.snapshot_every == 0 else None,
             stand_in=stand_in,
         )
@@ -90,7 +112,7 @@ class Play:
         )
         if ended is not None:
             runtime.end(ended)
-        event = {
+        event: dict[str, Any] = {
             "kind": "move",
             "match_id": match.id,
             "seq": next_seq,
@@ -98,6 +120,10 @@ class Play:
             "action": move.action,
             "stand_in": stand_in,
         }
+        if ended is not None and move.outcome is None:
+            # the rules did not end it, so a process that applies the move would play on: the
+            # others read the room again, as after a forfeit
+            event = {"kind": "room"}
         return Effects(
             room=ended is not None,
             state=True,

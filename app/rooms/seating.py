@@ -32,6 +32,8 @@ class RoomLimits:
     open_rooms: int = 10  # rooms a player hosts that are waiting or playing
     bot_matches: int = 2  # running matches a player hosts where every seat is a bot
     idle_seconds: float = 300.0  # a loaded room nobody uses is dropped from memory after it
+    match_moves: int = 5000  # the most moves a match may have: the last one ends it, aborted
+    min_seat_hold: int = 30  # the shortest seat hold a new room may ask for (seconds)
 
 
 class Seating:
@@ -70,7 +72,7 @@ class Seating:
             checked = engine.check_options(options, seats)
         except InvalidOptions as error:
             raise RoomError(ErrorCode.INVALID_OPTIONS, str(error), 422) from None
-        settings = TableSettings.parse(table)
+        settings = TableSettings.parse(table, min_hold=self.limits.min_seat_hold)
         room_id = secrets.token_urlsafe(6)
         async with self._hosting.hold(host.id):  # the count and the new room, together
             if await self.store.open_rooms_of(host.id) >= self.limits.open_rooms:

@@ -15,7 +15,10 @@ FALLBACKS = ("bot", "forfeit")
 class TableSettings:
     """``turn_seconds``: 0 for no timer; with ``clock`` it is each seat's bank for the match
     (chess-clock style), otherwise the time for each move. ``seat_hold_seconds``: how long a
-    disconnected player's seat waits for them. ``on_absent``: when a timer runs out or the hold
+    disconnected player's seat waits for them: a new room asks for at least the server's minimum
+    (``CARDROOM_MIN_SEAT_HOLD_SECONDS``, 30 s), long enough for a reload or a dropped connection
+    to come back before a stand-in or a forfeit, so no claimed or forfeited win is a reconnect
+    away. ``on_absent``: when a timer runs out or the hold
     ends, ``bot`` (a timed-out move is the game's fallback move, an absent seat is played by a
     bot until its player returns) or ``forfeit`` (the match ends, that seat losing)."""
 
@@ -25,18 +28,21 @@ class TableSettings:
     on_absent: str = "bot"
 
     @classmethod
-    def parse(cls, raw: Mapping[str, Any] | None) -> TableSettings:
+    def parse(cls, raw: Mapping[str, Any] | None, *, min_hold: int = 1) -> TableSettings:
+        """The settings ``raw`` names, checked; a seat hold under ``min_hold`` seconds is
+        refused (a new room's; a stored room keeps the hold it was made with)."""
         raw = dict(raw or {})
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(raw) - known)
         if unknown:
             raise invalid(f"unknown table setting {unknown[0]!r}")
         settings = cls(**raw)
-        settings.check()
+        settings.check(min_hold)
         return settings
 
-    def check(self) -> None:
-        for name, low, high in (("turn_seconds", 0, 24 * 3600), ("seat_hold_seconds", 1, 3600)):
+    def check(self, min_hold: int = 1) -> None:
+        limits = (("turn_seconds", 0, 24 * 3600), ("seat_hold_seconds", max(1, min_hold), 3600))
+        for name, low, high in limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise invalid(f"{name} must be a whole number from {low} to {high}")

@@ -84,7 +84,10 @@ def parse_id(text: str) -> int | None:
 @page("/", name="lobby")
 async def lobby(request: Request) -> HTMLResponse:
     games = [engine.info for engine in REGISTRY.values()]
-    return templates.TemplateResponse(request, "lobby.html", {"page": "lobby", "games": games})
+    min_hold = services_of(request).settings.min_seat_hold_seconds
+    return templates.TemplateResponse(
+        request, "lobby.html", {"page": "lobby", "games": games, "min_seat_hold": min_hold}
+    )
 
 
 @page("/games/{game_id}", name="rules")

@@ -1,6 +1,7 @@
 // outcome.js: the end of a match, as every table shows it: who won, the final scores, each
 // rated player's rating change, and why it ended (the outcome's `termination`: normal, forfeit,
-// claimed or aborted).
+// claimed or aborted, which says why: its rules changed, or it reached the server's limit of
+// moves, `detail.reason` "move_limit").
 //
 // The panel keeps each game's class names (prefix "abs" gives .abs-outcome-title,
 // .abs-finals, .abs-final, ...), so each game styles it; the words are the same everywhere.
@@ -77,6 +78,10 @@ function endedBecause(outcome, words, normal) {
     return `${who} claimed the win: every opponent had left the table and did not come back.`;
   }
   if (termination === "aborted") {
+    if (detail.reason === "move_limit") {
+      const limit = Number.isInteger(detail.limit) ? `${detail.limit.toLocaleString("en")} moves` : "its moves";
+      return `The match was stopped: it reached this server's limit of ${limit} without an end. Nobody wins and it is not rated.`;
+    }
     return "The match was stopped: it could not go on under the current rules. Nobody wins and it is not rated.";
   }
   return normal || "The match was played to its end.";
