@@ -58,6 +58,7 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
             "rooms_in_memory": manager.rooms_in_memory,
             "loads_under_way": manager.loads_under_way,
             "reviews": {"waiting": reviews.waiting, "stored": reviews.stored},
+            "passwords": services.hasher.to_json(),
         }
 
     # Room sockets first: each coroutine a socket waits in costs memory for its whole life, so

@@ -8,10 +8,11 @@ from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.api.passwords import Hasher
 from app.db.engine import make_engine
+from app.db.limits import Limits
 from app.db.migrate import upgrade_to_head
 from app.db.players import PlayerDirectory
-from app.db.signin_limit import SigninLimit
 from app.db.store import Store, open_store
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
@@ -35,7 +36,8 @@ class Services:
     players: PlayerDirectory
     replays: Replays
     reviews: Reviews
-    signins: SigninLimit
+    limits: Limits
+    hasher: Hasher
     clock: Clock
     resuming: asyncio.Task[None] | None = None
     sweeping: asyncio.Task[None] | None = None
@@ -85,12 +87,18 @@ class Services:
         )
         if settings.review_on_finish:
             manager.runner.on_match_end = reviews.enqueue
-        signins = SigninLimit(
+        limits = Limits(
             db,
             clock.now,
             timedelta(seconds=settings.signin_window_seconds),
-            per_username=settings.signin_failures_per_username,
-            per_address=settings.signin_failures_per_address,
+            failures_per_username=settings.signin_failures_per_username,
+            failures_per_address=settings.signin_failures_per_address,
+            claims_per_player=settings.claims_per_player,
+            claims_per_address=settings.claims_per_address,
+            address_window=timedelta(seconds=settings.address_window_seconds),
+            guests_per_address=settings.guests_per_address,
+            challenges_per_address=settings.challenges_per_address,
+            guests_unused_for=timedelta(days=settings.guest_unused_days),
         )
         services = cls(
             settings,
@@ -102,7 +110,8 @@ class Services:
             PlayerDirectory(db),
             replays,
             reviews,
-            signins,
+            limits,
+            Hasher(settings.hashes_at_once, settings.hash_queue),
             clock,
         )
         loop = asyncio.get_running_loop()
@@ -119,6 +128,7 @@ class Services:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.manager.close()
         await self.reviews.close()
+        self.hasher.close()
         await self.broker.stop()
         await self.store.close()
         await self.db.dispose()

@@ -66,6 +66,20 @@ class Settings(BaseSettings):
     signin_window_seconds: float = Field(900.0, gt=0)
     signin_failures_per_username: int = Field(5, ge=1)
     signin_failures_per_address: int = Field(50, ge=1)
+    # account claims (each looks a username up) per player and per address in that window
+    claims_per_player: int = Field(10, ge=1)
+    claims_per_address: int = Field(50, ge=1)
+    # unauthenticated writes per client address (an IPv6 client by its /64) in this window
+    address_window_seconds: float = Field(600.0, gt=0)
+    guests_per_address: int = Field(30, ge=1)
+    challenges_per_address: int = Field(60, ge=1)
+    # a guest nobody used (never seated, hosting, chatting, playing) and unseen this long goes
+    guest_unused_days: float = Field(30.0, gt=0)
+    # Argon2id hashes computed at once by a process (64 MB each), and how many may wait
+    hashes_at_once: int = Field(2, ge=1)
+    hash_queue: int = Field(64, ge=1)
+    # adding a passkey needs a sign-in this recent on the device, or the password again
+    reauth_seconds: float = Field(600.0, gt=0)
     host: str = "127.0.0.1"
     port: int = 8000
 

@@ -9,6 +9,11 @@ The relying party's id and origin are the request's host and scheme (settings ``
 :data:`CHALLENGE_LIFE`, so any server process can check the answer. Passkeys are discoverable
 (kept on the authenticator with the account's handle), so a sign-in needs no username and its
 options tell nothing about which usernames exist.
+
+Adding a passkey needs a device that proved who it is lately (a sign-in or a claim within
+``CARDROOM_REAUTH_SECONDS``) or the password sent with the options: a stolen session alone
+cannot add one. Challenges are limited per client address (``CARDROOM_CHALLENGES_PER_ADDRESS``)
+and forgotten once past their life.
 """
 
 from __future__ import annotations
@@ -18,11 +23,11 @@ import binascii
 import json
 import re
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, StringConstraints
 from webauthn import (
     generate_authentication_options,
     generate_registration_options,
@@ -40,10 +45,11 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from app.api.deps import PlayerDep, ServicesDep
+from app.api.addresses import client_key
+from app.api.deps import CallerDep, PlayerDep, ServicesDep
 from app.api.errors import ApiError
 from app.api.params import PathId
-from app.api.sessions import sign_in_as
+from app.api.sessions import password_checked, sign_in_as, within_limit
 from app.db.accounts import AccountRecord, account_of
 from app.db.passkeys import (
     KnownPasskey,
@@ -55,19 +61,35 @@ from app.db.passkeys import (
     save_challenge,
     take_challenge,
 )
+from app.db.players import Caller
+from app.db.sessions import signed_in_at
+from app.identity import device_label
 from app.services import Services
 from app.settings import Settings
+from app.text import UnfitText, clean_text
 
 router = APIRouter(prefix="/api/passkeys", tags=["passkeys"])
 
 CHALLENGE_LIFE = timedelta(minutes=5)
 TRANSPORTS = {transport.value for transport in AuthenticatorTransport}
-BASE64URL = re.compile(r"[A-Za-z0-9_-]{1,1400}")  # a challenge's or a credential id's text
+BASE64URL = re.compile(r"[A-Za-z0-9_-]{1,1400}")  # a challenge's text
+# WebAuthn's credential ids are at most 1,023 bytes: 1,364 characters of base64url
+LONGEST_CREDENTIAL_ID = 1023
+CREDENTIAL_ID = re.compile(r"[A-Za-z0-9_-]{1,1364}")
 REGISTER, AUTHENTICATE = "register", "authenticate"
+TOO_MANY_CHALLENGES = "Too many passkey requests from here."
 
 
 class Answer(BaseModel):
     credential: dict[str, Any]
+
+
+class NewPasskey(Answer):
+    label: Annotated[str, StringConstraints(max_length=200)] | None = None
+
+
+class Reauthentication(BaseModel):
+    password: Annotated[str, StringConstraints(max_length=1000)] | None = None
 
 
 class SignInOptions(BaseModel):
@@ -108,6 +130,7 @@ async def use_challenge(
 
 
 async def hand_out(services: Services, challenge: bytes, purpose: str, player: int | None) -> None:
+    await services.limits.tidy()
     now = services.clock.now()
     await save_challenge(
         services.db,
@@ -117,6 +140,13 @@ async def hand_out(services: Services, challenge: bytes, purpose: str, player: i
         now=now,
         expires_at=now + CHALLENGE_LIFE,
     )
+
+
+def passkey_label(raw: str) -> str:
+    try:
+        return clean_text(raw, what="label", longest=64)
+    except UnfitText as unfit:
+        raise ApiError(422, "invalid_request", str(unfit)) from None
 
 
 def known_transports(claimed: object) -> list[str]:
@@ -133,11 +163,40 @@ async def account_needed(services: Services, player_id: int) -> AccountRecord:
     return account
 
 
+async def proven_lately(
+    services: Services,
+    request: Request,
+    caller: Caller,
+    account: AccountRecord,
+    password: str | None,
+) -> None:
+    """Refuse (403) to add a passkey unless this device signed in lately or the password came
+    with the request (checked, and counted, as a sign-in's)."""
+    if password is not None:
+        if await password_checked(services, request, account.username, password) is None:
+            raise ApiError(403, "wrong_password", "That password is not right.")
+        return
+    at = await signed_in_at(services.db, caller.session_id)
+    lately = timedelta(seconds=services.settings.reauth_seconds)
+    if at is None or services.clock.now() - at > lately:
+        raise ApiError(
+            403,
+            "password_needed",
+            "Type your password to add a passkey: this device has not signed in lately.",
+        )
+
+
 @router.post("/registration/options")
 async def registration_options(
-    request: Request, player: PlayerDep, services: ServicesDep
+    request: Request,
+    caller: CallerDep,
+    services: ServicesDep,
+    body: Reauthentication | None = None,
 ) -> dict[str, Any]:
+    player = caller.player
     account = await account_needed(services, player.id)
+    await proven_lately(services, request, caller, account, body.password if body else None)
+    await within_limit(services.limits.challenge(client_key(request)), TOO_MANY_CHALLENGES)
     rp_id, _ = relying_party(request, services.settings)
     known = await passkeys_of(services.db, player.id)
     options = generate_registration_options(
@@ -160,7 +219,7 @@ async def registration_options(
 
 @router.post("/registration", status_code=201)
 async def register(
-    body: Answer, request: Request, player: PlayerDep, services: ServicesDep
+    body: NewPasskey, request: Request, player: PlayerDep, services: ServicesDep
 ) -> dict[str, object]:
     await account_needed(services, player.id)
     challenge, owner = await use_challenge(services, body.credential, REGISTER)
@@ -179,6 +238,12 @@ async def register(
         raise ApiError(
             400, "bad_credential", "The new passkey could not be checked: please try again."
         ) from None
+    if len(verified.credential_id) > LONGEST_CREDENTIAL_ID:
+        raise ApiError(
+            400,
+            "bad_credential",
+            f"That passkey's id is longer than WebAuthn allows ({LONGEST_CREDENTIAL_ID} bytes).",
+        )
     transports = body.credential["response"].get("transports")
     try:
         added = await add_passkey(
@@ -189,6 +254,7 @@ async def register(
             verified.sign_count,
             known_transports(transports),
             services.clock.now(),
+            passkey_label(body.label) if body.label else device_label(request),
         )
     except KnownPasskey:
         raise ApiError(409, "known_passkey", "That passkey is added already.") from None
@@ -199,6 +265,7 @@ async def register(
 async def authentication_options(
     body: SignInOptions, request: Request, services: ServicesDep
 ) -> dict[str, Any]:
+    await within_limit(services.limits.challenge(client_key(request)), TOO_MANY_CHALLENGES)
     rp_id, _ = relying_party(request, services.settings)
     options = generate_authentication_options(
         rp_id=rp_id, user_verification=UserVerificationRequirement.REQUIRED
@@ -215,7 +282,7 @@ async def authenticate(
     credential_id = body.credential.get("id")
     passkey = (
         await passkey_by_credential(services.db, credential_id)
-        if isinstance(credential_id, str) and BASE64URL.fullmatch(credential_id)
+        if isinstance(credential_id, str) and CREDENTIAL_ID.fullmatch(credential_id)
         else None
     )
     refused = ApiError(401, "bad_credentials", "That passkey does not belong to an account here.")

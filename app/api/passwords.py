@@ -1,9 +1,23 @@
 """Passwords: what makes one too weak (refused with the reason), and Argon2id hashes (pwdlib),
-computed off the event loop. A password is never logged, stored or returned."""
+computed off the event loop by a :class:`Hasher`. A password is never logged, stored or
+returned.
+
+An Argon2id hash takes tens of milliseconds of a core and 64 MB: a request that asks for one is
+costly, so a route does every cheap check first (the limits, the username's form and owner,
+the password's strength), and the hashes of one process run on a few threads at once
+(``CARDROOM_HASHES_AT_ONCE``). The ones waiting for a thread take turns by client address
+(each lane is an address, served in rotation), so one address's flood of hashes delays
+another's by one hash per waiting address, not by the whole flood; past
+``CARDROOM_HASH_QUEUE`` waiting, 503 ``busy``.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
@@ -75,14 +89,104 @@ def refuse_weak(password: str, username: str) -> None:
         raise ApiError(422, "weak_password", reason)
 
 
-async def hash_password(password: str) -> str:
-    return await asyncio.to_thread(HASHER.hash, password)
+T = TypeVar("T")
 
 
-async def password_matches(password: str, password_hash: str | None) -> bool:
-    """Whether ``password`` is the one ``password_hash`` was made from; with no hash (no such
-    username) a hash is checked all the same, so the answer takes as long."""
-    if password_hash is None:
-        await asyncio.to_thread(HASHER.verify, password, _DUMMY)
-        return False
-    return await asyncio.to_thread(HASHER.verify, password, password_hash)
+class Hasher:
+    """Argon2id hashes on ``at_once`` threads of their own, the waiting ones taking turns by
+    lane (a client address) and at most ``queue`` of them waiting."""
+
+    def __init__(self, at_once: int, queue: int) -> None:
+        self._threads = ThreadPoolExecutor(at_once, thread_name_prefix="argon2")
+        self._free = at_once
+        self._queue = queue
+        self._lanes: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        self.waiting = 0
+        self.running = 0
+        self.most_at_once = 0  # the most hashes ever computed at once
+        self.hashed = 0  # hashes computed (or checked) since the process started
+
+    async def hash(self, password: str, lane: str) -> str:
+        return await self._run(lane, HASHER.hash, password)
+
+    async def matches(self, password: str, password_hash: str | None, lane: str) -> bool:
+        """Whether ``password`` is the one ``password_hash`` was made from; with no hash (no
+        such username) a hash is checked all the same, so the answer takes as long."""
+        if password_hash is None:
+            await self._run(lane, HASHER.verify, password, _DUMMY)
+            return False
+        return await self._run(lane, HASHER.verify, password, password_hash)
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self, lane: str, work: Callable[..., T], *args: str) -> T:
+        await self._turn(lane)
+        self.running += 1
+        self.most_at_once = max(self.most_at_once, self.running)
+        try:
+            computing = asyncio.get_running_loop().run_in_executor(self._threads, work, *args)
+        except BaseException:
+            self._done(None)
+            raise
+        computing.add_done_callback(self._done)  # the thread's end frees the turn, even if
+        return await asyncio.shield(computing)  # the request is cancelled meanwhile
+
+    async def _turn(self, lane: str) -> None:
+        if self._free > 0 and not self._lanes:
+            self._free -= 1
+            return
+        if self.waiting >= self._queue:
+            raise ApiError(
+                503,
+                "busy",
+                "Too many sign-ins at once: try again in a moment.",
+                {"Retry-After": "2"},
+            )
+        turn = asyncio.get_running_loop().create_future()
+        self._lanes.setdefault(lane, deque()).append(turn)
+        self.waiting += 1
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._pass_on()  # handed a turn it will not use
+            else:
+                self._leave(lane, turn)
+            raise
+
+    def _done(self, _: object) -> None:
+        self.running -= 1
+        self.hashed += 1
+        self._pass_on()
+
+    def _pass_on(self) -> None:
+        """Hand a free turn to the next lane in rotation, or keep it."""
+        while self._lanes:
+            lane, turns = next(iter(self._lanes.items()))
+            turn = turns.popleft()
+            self.waiting -= 1
+            if turns:
+                self._lanes.move_to_end(lane)
+            else:
+                del self._lanes[lane]
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._free += 1
+
+    def _leave(self, lane: str, turn: asyncio.Future[None]) -> None:
+        turns = self._lanes.get(lane)
+        if turns is not None and turn in turns:
+            turns.remove(turn)
+            self.waiting -= 1
+            if not turns:
+                del self._lanes[lane]
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "running": self.running,
+            "waiting": self.waiting,
+            "most_at_once": self.most_at_once,
+            "hashed": self.hashed,
+        }

@@ -12,9 +12,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, StringConstraints
 
+from app.api.addresses import client_key
 from app.api.deps import OptionalPlayerDep, PlayerDep, ServicesDep, give_token
 from app.api.errors import ApiError
 from app.api.params import PathId
+from app.api.sessions import within_limit
 from app.db.accounts import account_of
 from app.db.history import player_stats, search_players
 from app.db.players import PlayerRecord, create_player, player_by_id
@@ -41,6 +43,10 @@ async def register(
     body: NewPlayer, request: Request, response: Response, services: ServicesDep
 ) -> dict[str, object]:
     name = clean_name(body.name)
+    await within_limit(
+        services.limits.new_guest(client_key(request)), "Too many new players from here."
+    )
+    await services.limits.tidy()  # guests nobody used go (a batch at most once a minute)
     player, token = await create_player(services.db, name, device_label(request))
     give_token(response, services, token)
     return {"id": player.id, "name": player.name, "token": token}

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.models import Account, Player
-from app.db.sessions import end_sessions
+from app.db.sessions import end_sessions, mark_signed_in
 from app.timestamps import utcnow
 
 
@@ -105,12 +105,13 @@ async def account_by_handle(db: AsyncEngine, user_handle: str) -> AccountRecord 
 async def set_password(
     db: AsyncEngine, player_id: int, password_hash: str, *, keep_session: int
 ) -> list[str]:
-    """Replace the password and end every other session of the player, in one transaction:
-    the token hashes of the sessions ended."""
+    """Replace the password and end every other session of the player, in one transaction
+    (the one kept has just proved who it is): the token hashes of the sessions ended."""
     async with db.begin() as conn:
         await conn.execute(
             update(Account)
             .where(Account.player_id == player_id)
             .values(password_hash=password_hash)
         )
+        await mark_signed_in(conn, keep_session)
         return await end_sessions(conn, player_id, keep=keep_session)

@@ -67,8 +67,27 @@ class Session(Base):
     label: Mapped[str] = mapped_column(String(64), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # when this device last proved who it is (a password or a passkey; migration 0009): adding
+    # a passkey needs it recent, or the password again. A guest's first session has none.
+    authenticated_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
 
     __table_args__ = (Index("ix_sessions_player", "player_id"),)
+
+
+class KnownDevice(Base):
+    """A browser an account signed in on (migration 0009): the SHA-256 of its device cookie.
+    Its sign-ins are counted apart from the username's, so failures elsewhere (an attacker's)
+    do not lock the owner out there."""
+
+    __tablename__ = "known_devices"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_known_devices_player", "player_id"),)
 
 
 class Passkey(Base):
@@ -85,6 +104,8 @@ class Passkey(Base):
     transports: Mapped[list[Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # the player's words for it (the device it was made on, by default; migration 0009)
+    label: Mapped[str] = mapped_column(String(64), default="", server_default="")
 
     __table_args__ = (Index("ix_passkeys_player", "player_id"),)
 
@@ -104,8 +125,9 @@ class PasskeyChallenge(Base):
 
 
 class SigninFailure(Base):
-    """A failed sign-in, counted against a key (a hash of the username or of the client's
-    address) for a while: too many in the window answer 429 (app/db/accounts.py)."""
+    """An attempt a limit counts (app/db/limits.py) against a key (a hash of its kind and a
+    username, a player or a client's address), for the limit's window: a sign-in (a failed
+    one: a success takes its row back), a claim, a new guest, a passkey challenge."""
 
     __tablename__ = "signin_failures"
 
@@ -154,7 +176,10 @@ class RoomSeat(Base):
     bot: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
     # a player holds at most one seat of a room (migration 0004)
-    __table_args__ = (Index("ux_room_seats_room_player", "room_id", "player_id", unique=True),)
+    __table_args__ = (
+        Index("ux_room_seats_room_player", "room_id", "player_id", unique=True),
+        Index("ix_room_seats_player", "player_id"),  # is a guest used (migration 0009)
+    )
 
 
 class Match(Base):
@@ -248,7 +273,10 @@ class ChatMessage(Base):
     channel: Mapped[str] = mapped_column(String(16), default="players", server_default="players")
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
-    __table_args__ = (Index("ix_chat_room_id", "room_id", "id"),)
+    __table_args__ = (
+        Index("ix_chat_room_id", "room_id", "id"),
+        Index("ix_chat_player", "player_id"),  # is a guest used (migration 0009)
+    )
 
 
 # Player name search (migration 0003): a prefix of ``lower(name)``; on Postgres with

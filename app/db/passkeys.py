@@ -28,10 +28,12 @@ class PasskeyRecord:
     transports: list[Any]
     created_at: datetime
     last_used_at: datetime | None
+    label: str
 
     def to_json(self) -> dict[str, object]:
         return {
             "id": self.id,
+            "label": self.label,
             "created_at": iso(self.created_at),
             "last_used_at": iso(self.last_used_at),
         }
@@ -46,12 +48,15 @@ _COLUMNS = (
     Passkey.transports,
     Passkey.created_at,
     Passkey.last_used_at,
+    Passkey.label,
 )
 
 
 def _record(row: Any) -> PasskeyRecord:
     created, used = row.created_at, row.last_used_at
-    return PasskeyRecord(*row[:6], aware(created), aware(used) if used is not None else None)
+    return PasskeyRecord(
+        *row[:6], aware(created), aware(used) if used is not None else None, row.label
+    )
 
 
 async def save_challenge(
@@ -99,6 +104,7 @@ async def add_passkey(
     sign_count: int,
     transports: list[str],
     at: datetime,
+    label: str = "",
 ) -> PasskeyRecord:
     try:
         async with db.begin() as conn:
@@ -112,6 +118,7 @@ async def add_passkey(
                         sign_count=sign_count,
                         transports=transports,
                         created_at=at,
+                        label=label,
                     )
                     .returning(*_COLUMNS)
                 )
@@ -154,3 +161,12 @@ async def remove_passkey(db: AsyncEngine, player_id: int, passkey_id: int) -> bo
             .returning(Passkey.id)
         )
         return gone.first() is not None
+
+
+async def remove_passkeys(db: AsyncEngine, player_id: int) -> int:
+    """Remove every passkey of the player: how many there were."""
+    async with db.begin() as conn:
+        gone = await conn.execute(
+            delete(Passkey).where(Passkey.player_id == player_id).returning(Passkey.id)
+        )
+        return len(gone.all())

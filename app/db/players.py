@@ -6,11 +6,25 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, exists, insert, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.models import Player
+from app.db.models import (
+    Account,
+    ChatMessage,
+    KnownDevice,
+    MatchSeat,
+    PasskeyChallenge,
+    Player,
+    PlayerGame,
+    Rating,
+    Room,
+    RoomSeat,
+)
+from app.db.models import Session as SessionRow
 from app.db.sessions import add_session, hash_token, new_token, session_by_token
 from app.timestamps import utcnow
 
@@ -44,6 +58,56 @@ async def create_player(db: AsyncEngine, name: str, label: str = "") -> tuple[Pl
         player_id = result.scalar_one()
         await add_session(conn, player_id, token_hash, label)
     return PlayerRecord(player_id, name), token
+
+
+async def forget_unused_guests(
+    db: AsyncEngine, before: datetime, after: int = 0, batch: int = 500
+) -> tuple[int, int]:
+    """Delete the guests among the next ``batch`` players made before ``before`` (by id, past
+    ``after``) that nobody used: no account, never seated, never a host, never a word of chat,
+    no match, no rating, and no session seen since ``before``. ``(guests deleted, the id to go
+    on after)``, that id 0 once the batch reached the end (the next pass starts over)."""
+    async with db.begin() as conn:
+        examined = list(
+            (
+                await conn.execute(
+                    select(Player.id)
+                    .where(Player.id > after, Player.created_at < before)
+                    .order_by(Player.id)
+                    .limit(batch)
+                )
+            ).scalars()
+        )
+        if not examined:
+            return 0, 0
+        used = (
+            exists().where(Account.player_id == Player.id),
+            exists().where(MatchSeat.player_id == Player.id),
+            exists().where(Room.host_id == Player.id),
+            exists().where(RoomSeat.player_id == Player.id),
+            exists().where(ChatMessage.player_id == Player.id),
+            exists().where(Rating.player_id == Player.id),
+            exists().where(PlayerGame.player_id == Player.id),
+            exists().where(SessionRow.player_id == Player.id, SessionRow.last_seen_at >= before),
+        )
+        unused = list(
+            (
+                await conn.execute(
+                    select(Player.id).where(Player.id.in_(examined), *(~u for u in used))
+                )
+            ).scalars()
+        )
+        go_on = examined[-1] if len(examined) == batch else 0
+        if not unused:
+            return 0, go_on
+        try:
+            async with conn.begin_nested():
+                for table in (PasskeyChallenge, KnownDevice, SessionRow):
+                    await conn.execute(delete(table).where(table.player_id.in_(unused)))
+                await conn.execute(delete(Player).where(Player.id.in_(unused)))
+        except IntegrityError:  # one came back to play meanwhile: next pass
+            return 0, go_on
+    return len(unused), go_on
 
 
 async def player_by_id(db: AsyncEngine, player_id: int) -> PlayerRecord | None:

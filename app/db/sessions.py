@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.models import Player
+from app.db.models import KnownDevice, Player
 from app.db.models import Session as SessionRow
 from app.timestamps import aware, iso, utcnow
 
@@ -49,7 +49,10 @@ class SessionInfo:
         }
 
 
-async def add_session(conn: AsyncConnection, player_id: int, token_hash: str, label: str) -> int:
+async def add_session(
+    conn: AsyncConnection, player_id: int, token_hash: str, label: str, *, signed_in: bool = False
+) -> int:
+    """A session row; ``signed_in``: the device just proved who it is (a password, a passkey)."""
     now = utcnow()
     result = await conn.execute(
         insert(SessionRow)
@@ -59,6 +62,7 @@ async def add_session(conn: AsyncConnection, player_id: int, token_hash: str, la
             label=label,
             created_at=now,
             last_seen_at=now,
+            authenticated_at=now if signed_in else None,
         )
         .returning(SessionRow.id)
     )
@@ -66,11 +70,57 @@ async def add_session(conn: AsyncConnection, player_id: int, token_hash: str, la
 
 
 async def open_session(db: AsyncEngine, player_id: int, label: str) -> str:
-    """A new session for ``player_id``: its token (shown once, to the device)."""
+    """A new session for ``player_id``, signed in just now: its token (shown once, to the
+    device)."""
     token, token_hash = new_token()
     async with db.begin() as conn:
-        await add_session(conn, player_id, token_hash, label)
+        await add_session(conn, player_id, token_hash, label, signed_in=True)
     return token
+
+
+async def signed_in_at(db: AsyncEngine, session_id: int) -> datetime | None:
+    """When the session's device last proved who it is (``None``: never, a guest's)."""
+    async with db.connect() as conn:
+        at = (
+            await conn.execute(
+                select(SessionRow.authenticated_at).where(SessionRow.id == session_id)
+            )
+        ).scalar()
+    return aware(at) if at is not None else None
+
+
+async def mark_signed_in(db: AsyncEngine | AsyncConnection, session_id: int) -> None:
+    """The session's device proved who it is just now (a claim, a password typed again)."""
+    statement = (
+        update(SessionRow).where(SessionRow.id == session_id).values(authenticated_at=utcnow())
+    )
+    if isinstance(db, AsyncConnection):
+        await db.execute(statement)
+        return
+    async with db.begin() as conn:
+        await conn.execute(statement)
+
+
+async def remember_device(db: AsyncEngine, player_id: int) -> str:
+    """A device cookie for a browser that signed in to ``player_id``'s account: its token."""
+    token, token_hash = new_token()
+    async with db.begin() as conn:
+        await conn.execute(
+            insert(KnownDevice).values(
+                token_hash=token_hash, player_id=player_id, created_at=utcnow()
+            )
+        )
+    return token
+
+
+async def device_owner(db: AsyncEngine, token: str) -> int | None:
+    """The player whose account signed in on the browser holding device cookie ``token``."""
+    async with db.connect() as conn:
+        return (
+            await conn.execute(
+                select(KnownDevice.player_id).where(KnownDevice.token_hash == hash_token(token))
+            )
+        ).scalar()
 
 
 async def session_by_token(db: AsyncEngine, token_hash: str) -> tuple[int, int, str] | None:

@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 256
 CLOSE_TOO_SLOW = 4008
+# a session of the player ended (signed out, a password changed): the client reconnects, and a
+# token that names nobody any more then hears 4401
+CLOSE_SIGNED_OUT = 4001
 
 
 async def close_socket(send: Send, code: int, reason: str = "") -> None:
@@ -155,6 +158,14 @@ class Hub:
 
     def connections(self) -> int:
         return sum(len(members) for members in self._rooms.values())
+
+    async def close_player(self, player_id: int, code: int = CLOSE_SIGNED_OUT) -> int:
+        """Close every socket of ``player_id`` on this process with ``code``: how many. Each
+        socket's endpoint then leaves the hub as after any close."""
+        mine = [c for members in self._rooms.values() for c in members if c.player.id == player_id]
+        for connection in mine:
+            await connection.close(code)
+        return len(mine)
 
     # -- the audience the rooms layer talks to -----------------------------------------
     def present(self, room_id: str) -> dict[int, PlayerRecord]:

@@ -20,7 +20,7 @@ import httpx
 import orjson
 
 from tests.bench._sys import pinned, rss_bytes, stop_process
-from tests.support.server import ROOT, free_port
+from tests.support.server import ROOT, SCRIPTED_CLIENTS, free_port
 
 SERVER_CORE = 0
 CLIENT_CORE = 1
@@ -70,6 +70,7 @@ class Servers:
                 log = log_dir / f"{kind}-{index}.log"
                 full_env = {
                     **os.environ,
+                    **SCRIPTED_CLIENTS,
                     **env,
                     "CARDROOM_HOST": "127.0.0.1",
                     "CARDROOM_PORT": str(port),

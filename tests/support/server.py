@@ -30,6 +30,15 @@ T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[2]
 
+SCRIPTED_CLIENTS = {
+    "CARDROOM_GUESTS_PER_ADDRESS": "1000000",
+    "CARDROOM_CHALLENGES_PER_ADDRESS": "1000000",
+    "CARDROOM_CLAIMS_PER_ADDRESS": "1000000",
+}
+"""Every scripted client comes from 127.0.0.1, so every server a test or a benchmark starts
+lets that address make guests, claims and passkey challenges without a limit, unless its own
+environment sets one (tests/api/test_abuse_limits.py tests them)."""
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -99,7 +108,7 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30) -> None:
-        env = {**os.environ, **self.env}
+        env = {**os.environ, **SCRIPTED_CLIENTS, **self.env}
         env.update(CARDROOM_DATABASE_URL=self.database_url, CARDROOM_PORT=str(self.port))
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
