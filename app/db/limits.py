@@ -159,7 +159,10 @@ class AttemptLog:
         for key, rule in rules.items():
             others = [at for at, row_id in recent.get(key, ()) if row_id not in mine]
             if len(others) >= rule.most:
-                waits.append((others[rule.most - 1] + rule.window - now).total_seconds())
+                # (an attempt stamped a moment after ``now``, by another process, waits no
+                # longer than a window)
+                lapse = others[rule.most - 1] + rule.window - now
+                waits.append(min(lapse, rule.window).total_seconds())
         return max(1, math.ceil(max(waits))) if waits else None
 
 
