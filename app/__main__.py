@@ -1,4 +1,5 @@
-"""``python -m app``: serve with the settings every deployment needs (frame cap, ws auto)."""
+"""``python -m app``: serve with the settings every deployment needs (frame cap, the limits of
+:mod:`app.serving`, whose proxies to believe)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import gc
 
 import uvicorn
 
+from app.serving import HttpProtocol, WebSocketProtocol
 from app.settings import get_settings
 
 # Every message allocates many short-lived objects; at the default (700, 10, 10) the cyclic
@@ -22,12 +24,18 @@ def main() -> None:
         factory=True,
         host=settings.host,
         port=settings.port,
-        ws="auto",
+        # uvicorn's httptools and websockets protocols, with bounds on a request's head and
+        # on the frames a socket may send (app/serving.py)
+        http=HttpProtocol,
+        ws=WebSocketProtocol,
         ws_max_size=settings.max_frame_bytes,
         # Measured with tests/bench/load.py: compressing small JSON frames costs more CPU
         # than it saves, and doubles the memory of every idle socket (37 KB -> 77 KB).
         ws_per_message_deflate=False,
-        proxy_headers=True,
+        # X-Forwarded-For and -Proto are believed from these proxies only, whatever uvicorn's
+        # FORWARDED_ALLOW_IPS says; the client is the last address a trusted proxy added
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=settings.trusted_proxies,
         log_level="info",
     )
 

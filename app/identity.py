@@ -4,8 +4,7 @@ which site's page."""
 from __future__ import annotations
 
 import logging
-import re
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 from starlette.requests import HTTPConnection
 
@@ -91,18 +90,29 @@ def same_origin(connection: HTTPConnection, allowed: list[str]) -> bool:
     return origin == own or origin in {parse_origin(url) for url in allowed}
 
 
-QUERY_TOKEN = re.compile(r"(?<=[?&]token=)[^&\s\"]+")
+def redact_query_tokens(text: str) -> str:
+    """``text`` with the value of every query parameter whose name, once decoded as the app
+    decodes it (``%65`` is ``e``, ``+`` a space), is ``token`` (in any case) replaced by
+    ``[redacted]``: a socket's ``?tok%65n=`` authenticates as ``?token=`` does."""
+    if "?" not in text:
+        return text
+    head, _, query = text.partition("?")
+    pairs = query.split("&")
+    for index, pair in enumerate(pairs):
+        name, equals, _ = pair.partition("=")
+        if equals and unquote_plus(name).strip().lower() == "token":
+            pairs[index] = f"{name}=[redacted]"
+    return f"{head}?{'&'.join(pairs)}"
 
 
 class RedactQueryTokens(logging.Filter):
     """uvicorn logs a socket's path with its query string: a script's ``?token=`` stays out of
-    the log (browsers send the cookie instead)."""
+    the log (browsers send the cookie instead), however its name is spelled."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
             record.args = tuple(
-                QUERY_TOKEN.sub("[redacted]", arg) if isinstance(arg, str) else arg
-                for arg in record.args
+                redact_query_tokens(arg) if isinstance(arg, str) else arg for arg in record.args
             )
         return True
 

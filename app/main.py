@@ -25,6 +25,22 @@ from app.web import pages
 from app.web.headers import SecurityHeaders
 
 
+class OneLineForBadText(logging.Filter):
+    """uvicorn logs a traceback for every text frame that is not UTF-8 (and closes the socket
+    with 1007): a client can send those as fast as it likes, so it is one line, without it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and str(record.msg).startswith("Invalid UTF-8"):
+            error = record.exc_info[1]
+            record.msg = f"{str(record.msg).rstrip('.')} (closed with 1007): %s"
+            record.args = (error,)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+ONE_LINE_FOR_BAD_TEXT = OneLineForBadText()
+
+
 def create_app(settings: Settings | None = None) -> ASGIApp:
     settings = settings or get_settings()
 
@@ -40,6 +56,7 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
 
     for server_log in ("uvicorn.error", "uvicorn.access"):
         logging.getLogger(server_log).addFilter(REDACT_QUERY_TOKENS)
+    logging.getLogger("uvicorn.error").addFilter(ONE_LINE_FOR_BAD_TEXT)
     app = FastAPI(title="cardroom", lifespan=lifespan)
     install_error_handlers(app, not_found_page=pages.not_found_page)
     # the routers are tried in this order: the rooms' (every seat, start and rematch) first

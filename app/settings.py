@@ -34,6 +34,19 @@ class Settings(BaseSettings):
     max_frame_bytes: int = 16 * 1024
     messages_per_second: float = 20.0
     message_burst: int = 40
+    # messages (protocol pings too) a socket may send past its limit, dropped, before it is
+    # closed with 4029: a flood stops costing CPU at once
+    message_overflow: int = Field(40, ge=0)
+    # chat a player may say, across all their sockets on a process: a rate and a burst
+    chat_per_minute: float = Field(20.0, gt=0)
+    chat_burst: int = Field(5, ge=1)
+    # the proxies whose X-Forwarded-For / -Proto are believed (comma-separated addresses or
+    # networks; empty: nobody). Only the last address a trusted proxy adds is the client's.
+    trusted_proxies: str = "127.0.0.1,::1"
+    # `python -m app` without the proxy: a request's head (line and headers) must fit in this
+    # and arrive within the timeout (a connection that says nothing is closed after it too)
+    max_header_bytes: int = Field(16 * 1024, ge=1024)
+    header_timeout_seconds: float = Field(10.0, gt=0)
     # what one player may hold at once (429 past it), and when an unused room leaves memory
     max_open_rooms: int = Field(10, ge=1)
     max_bot_matches: int = Field(2, ge=0)
@@ -94,6 +107,15 @@ class Settings(BaseSettings):
             if url.startswith(plain):
                 return driver + url[len(plain) :]
         return url
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _named_proxies(cls, value: str) -> str:
+        hosts = [host.strip() for host in value.split(",") if host.strip()]
+        if "*" in hosts:
+            # uvicorn would then take the first address of X-Forwarded-For, which the client wrote
+            raise ValueError("name the proxies' addresses or networks, not *")
+        return ",".join(hosts)
 
     @field_validator("redis_url", "rp_id", "rp_origin")
     @classmethod

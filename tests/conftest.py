@@ -36,6 +36,11 @@ SESSION_ENV = {
     # scripted clients move far faster than people; the flood test floods harder
     "CARDROOM_MESSAGES_PER_SECOND": str(FLOOD_RATE),
     "CARDROOM_MESSAGE_BURST": str(FLOOD_RATE // 20),
+    # ... and no socket is closed for it, nor chat limited (tests/realtime/test_abuse.py tests
+    # the shipped limits on a server of its own)
+    "CARDROOM_MESSAGE_OVERFLOW": "1000000",
+    "CARDROOM_CHAT_PER_MINUTE": str(FLOOD_RATE * 60),
+    "CARDROOM_CHAT_BURST": "100000",
     # the suite's players open many rooms each; tests/api/test_room_limits.py tests the caps
     "CARDROOM_MAX_OPEN_ROOMS": "100000",
     "CARDROOM_MAX_BOT_MATCHES": "100000",

@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -249,16 +249,32 @@ async def bot_matches_of(db: AsyncEngine, host_id: int) -> int:
     return int(count or 0)
 
 
+CHAT_KEPT = 200
+"""Chat messages kept a room and channel: the oldest beyond go as a new one comes (a reader
+gets the latest 50 back, see app/rooms/chat.py)."""
+
+
 async def add_chat(
     db: AsyncEngine, room_id: str, player_id: int, text: str, channel: str
 ) -> datetime:
+    """Keep a message, and only the room's latest :data:`CHAT_KEPT` of its channel."""
     at = utcnow()
+    same = (ChatMessage.room_id == room_id, ChatMessage.channel == channel)
+    oldest_kept = (
+        select(ChatMessage.id)
+        .where(*same)
+        .order_by(ChatMessage.id.desc())
+        .offset(CHAT_KEPT - 1)
+        .limit(1)
+        .scalar_subquery()
+    )
     async with db.begin() as conn:
         await conn.execute(
             insert(ChatMessage).values(
                 room_id=room_id, player_id=player_id, text=text, channel=channel, at=at
             )
         )
+        await conn.execute(delete(ChatMessage).where(*same, ChatMessage.id < oldest_kept))
     return at
 
 

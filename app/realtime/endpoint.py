@@ -41,6 +41,10 @@ CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_SERVER_ERROR = 1011
 CLOSE_TRY_AGAIN = 1013  # the database is out of reach: clients reconnect (with backoff)
+CLOSE_FLOOD = 4029  # the client went on sending far past its rate limit
+# the server's protocol may hand the socket's RateLimit in the scope, to count its pings too
+# (app/serving.py)
+RATE_LIMIT_EXTENSION = "cardroom.rate_limit"
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NO_ROOM = 4404
 
@@ -49,16 +53,19 @@ OUT_OF_REACH = (ConnectionLost, DBAPIError, PoolTimeout)
 
 
 class RateLimit:
-    """A token bucket: ``rate`` messages a second, bursts up to ``burst``.
+    """A token bucket: ``rate`` messages a second, bursts up to ``burst``; past it, the bucket
+    goes into debt, and ``overflow`` messages past the limit it is ``exhausted``.
 
-    A flooding client hears ``rate_limited`` at most once a second; the rest of
-    what it sends past the limit is dropped without an answer.
+    A flooding client hears ``rate_limited`` at most once a second and the rest of what it
+    sends past the limit is dropped without an answer; a client that keeps on (``overflow``
+    more) is closed with 4029, so a flood stops costing the server its reading and parsing.
     """
 
-    __slots__ = ("burst", "rate", "stamp", "tokens", "warned")
+    __slots__ = ("burst", "floor", "rate", "stamp", "tokens", "warned")
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, overflow: int = 0) -> None:
         self.rate, self.burst = rate, burst
+        self.floor = -float(overflow)
         self.tokens = float(burst)
         self.stamp = time.monotonic()
         self.warned = -1.0
@@ -67,10 +74,14 @@ class RateLimit:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+        # a refused message digs the debt no deeper than the exhausted state
+        self.tokens = max(self.tokens - 1, self.floor - 1)
+        return self.tokens >= 0
+
+    @property
+    def exhausted(self) -> bool:
+        """More than ``overflow`` messages past the limit (and not paid back since)."""
+        return self.tokens < self.floor
 
     def should_warn(self) -> bool:
         now = time.monotonic()
@@ -78,6 +89,40 @@ class RateLimit:
             return False
         self.warned = now
         return True
+
+
+class PlayerLimits:
+    """One :class:`RateLimit` a player, shared by all their sockets on this process (chat).
+    A bucket that has filled up again is forgotten, so this holds only the players who spoke
+    lately."""
+
+    __slots__ = ("buckets", "burst", "rate", "sweep_at")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[int, RateLimit] = {}
+        self.sweep_at = PLAYER_LIMITS_SWEEP
+
+    def allow(self, player_id: int) -> bool:
+        bucket = self.buckets.get(player_id)
+        if bucket is None:
+            if len(self.buckets) >= self.sweep_at:
+                self._forget_full()
+            bucket = self.buckets[player_id] = RateLimit(self.rate, self.burst)
+        return bucket.allow()
+
+    def _forget_full(self) -> None:
+        now = time.monotonic()
+        self.buckets = {
+            player: bucket
+            for player, bucket in self.buckets.items()
+            if bucket.tokens + (now - bucket.stamp) * bucket.rate < bucket.burst
+        }
+        # many players still speaking: sweep again only when they have doubled (O(1) a call)
+        self.sweep_at = max(PLAYER_LIMITS_SWEEP, 2 * len(self.buckets))
+
+
+PLAYER_LIMITS_SWEEP = 4096  # players held before the full buckets are forgotten
 
 
 ROOM_PATH = re.compile(r"/ws/rooms/(?P<room_id>[^/]+)")
@@ -100,6 +145,7 @@ class RoomSockets:
     def __init__(self, app: ASGIApp, services: Callable[[], Services]) -> None:
         self.app = app
         self.services = services
+        self.chat_limits: PlayerLimits | None = None  # made with the first socket's settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         room_id = _room_of(scope)
@@ -114,7 +160,12 @@ class RoomSockets:
         connection = Connection(send, player, room_id)
         services.hub.join(connection)
         settings = services.settings
-        limit = RateLimit(settings.messages_per_second, settings.message_burst)
+        limit = (scope.get("extensions") or {}).get(RATE_LIMIT_EXTENSION) or RateLimit(
+            settings.messages_per_second, settings.message_burst, settings.message_overflow
+        )
+        if self.chat_limits is None:
+            self.chat_limits = PlayerLimits(settings.chat_per_minute / 60, settings.chat_burst)
+        chat_limits = self.chat_limits
         code = None
         try:
             await _greet(connection, runtime, services)
@@ -132,12 +183,15 @@ class RoomSockets:
                     code = CLOSE_TOO_BIG
                     break
                 if not limit.allow():
+                    if limit.exhausted:
+                        code = CLOSE_FLOOD
+                        break
                     if limit.should_warn():
                         connection.send(
                             error(ErrorCode.RATE_LIMITED, "Slow down: too many messages.")
                         )
                     continue
-                await _handle(frame, connection, services)
+                await _handle(frame, connection, services, chat_limits)
         except OUT_OF_REACH as lost:
             # a move the database did not take even after the move log's retry: it was not
             # acknowledged, and the client resyncs when it reconnects
@@ -210,7 +264,9 @@ async def _greet(connection: Connection, runtime: RoomRuntime, services: Service
         connection.send(frame)
 
 
-async def _handle(frame: str | bytes, connection: Connection, services: Services) -> None:
+async def _handle(
+    frame: str | bytes, connection: Connection, services: Services, chat_limits: PlayerLimits
+) -> None:
     try:
         request = parse(frame)
     except BadMessage as bad:
@@ -231,6 +287,9 @@ async def _handle(frame: str | bytes, connection: Connection, services: Services
         except RoomError as refused:
             connection.send(error(refused.code, refused.message, request.ref))
     elif isinstance(request, ChatMessage):
-        await services.manager.chat(connection.room_id, connection.player, request.text)
+        if chat_limits.allow(connection.player.id):
+            await services.manager.chat(connection.room_id, connection.player, request.text)
+        else:
+            connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too much chat."))
     else:
         connection.send('{"type":"pong"}')
