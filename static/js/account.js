@@ -1,6 +1,9 @@
 // account.js: the account page. A guest is pointed to "create account"; an account changes its
-// password (PUT /api/account/password: every other device is signed out), adds passkeys, and
-// sees its devices (GET /api/sessions), signing out one, this one or all of them.
+// password (PUT /api/account/password: every other device is signed out; it offers to remove
+// the passkeys too), adds passkeys (named, optionally; the password is asked for when this
+// device signed in a while ago: password_needed), lists them with their names, when each was
+// added and last used, and sees its devices (GET /api/sessions), signing out one, this one or
+// all of them.
 
 import { api, del, get } from "./api.js";
 import { el, fill, formatTime, say } from "./dom.js";
@@ -16,11 +19,16 @@ const fresh = document.getElementById("password-new");
 const again = document.getElementById("password-again");
 const passwordError = document.getElementById("password-error");
 const passwordDone = document.getElementById("password-done");
+const passwordPasskeys = document.getElementById("password-passkeys");
+const removePasskeys = document.getElementById("password-remove-passkeys");
 
 const passkeyList = document.getElementById("passkey-list");
 const passkeyAdd = document.getElementById("passkey-add");
 const passkeyError = document.getElementById("passkey-error");
 const passkeyDone = document.getElementById("passkey-done");
+const passkeyLabel = document.getElementById("passkey-label");
+const passkeyPasswordField = document.getElementById("passkey-password-field");
+const passkeyPassword = document.getElementById("passkey-password");
 
 const sessionList = document.getElementById("session-list");
 const sessionError = document.getElementById("session-error");
@@ -31,6 +39,8 @@ function gone() {
 
 async function showPasskeys() {
   const passkeys = await get("/api/passkeys");
+  passwordPasskeys.hidden = passkeys.length === 0;
+  if (passkeys.length === 0) removePasskeys.checked = false;
   fill(
     passkeyList,
     passkeys.length === 0
@@ -42,13 +52,13 @@ async function showPasskeys() {
             el(
               "span",
               {},
-              `Passkey ${index + 1}, added ${formatTime(key.created_at)}`,
+              `${key.label || `Passkey ${index + 1}`}, added ${formatTime(key.created_at)}`,
               el("span", { class: "hint" }, key.last_used_at ? ` · last used ${formatTime(key.last_used_at)}` : " · not used yet"),
             ),
             el("button", {
               type: "button",
               class: "btn btn-small",
-              "aria-label": `Remove passkey ${index + 1}`,
+              "aria-label": `Remove passkey ${key.label || index + 1}`,
               onclick: () => act(passkeyError, () => del(`/api/passkeys/${key.id}`), showPasskeys),
             }, "Remove"),
           ),
@@ -108,14 +118,20 @@ passwordForm.addEventListener("submit", async (event) => {
   const button = passwordForm.querySelector("button[type=submit]");
   button.disabled = true;
   try {
+    const removing = removePasskeys.checked;
     await api("/api/account/password", {
       method: "PUT",
-      body: { current_password: current.value, new_password: fresh.value },
+      body: { current_password: current.value, new_password: fresh.value, remove_passkeys: removing },
     });
     passwordForm.reset();
     say(passwordError, "");
-    say(passwordDone, "Your password is changed. Every other device was signed out.");
-    await showSessions();
+    say(
+      passwordDone,
+      removing
+        ? "Your password is changed and your passkeys are removed. Every other device was signed out."
+        : "Your password is changed. Every other device was signed out.",
+    );
+    await Promise.all([showSessions(), showPasskeys()]);
   } catch (failure) {
     say(passwordError, failure.message);
     (failure.code === "wrong_password" ? current : fresh).focus();
@@ -128,11 +144,25 @@ passkeyAdd.addEventListener("click", async () => {
   passkeyAdd.disabled = true;
   say(passkeyError, "");
   say(passkeyDone, "");
+  const password = passkeyPasswordField.hidden ? "" : passkeyPassword.value;
+  if (!passkeyPasswordField.hidden && !password) {
+    say(passkeyError, "Please type your password to add a passkey.");
+    passkeyPassword.focus();
+    passkeyAdd.disabled = false;
+    return;
+  }
   try {
-    await addPasskey();
+    await addPasskey({ password, label: passkeyLabel.value.trim() });
     say(passkeyDone, "Passkey added: you can sign in with it on the sign-in page, no password needed.");
+    passkeyLabel.value = "";
+    passkeyPassword.value = "";
+    passkeyPasswordField.hidden = true;
     await showPasskeys();
   } catch (failure) {
+    if (failure.code === "password_needed") {
+      passkeyPasswordField.hidden = false;
+      passkeyPassword.focus();
+    }
     say(passkeyError, passkeyTrouble(failure));
   } finally {
     passkeyAdd.disabled = false;

@@ -2,7 +2,8 @@
 // bytes) and the browser's credential goes back as JSON (PublicKeyCredential.toJSON()'s shape);
 // browsers without the JSON helpers get the same conversions done here.
 //
-//   await addPasskey();            // POST options, navigator.credentials.create, POST the answer
+//   await addPasskey({password, label});  // POST options, navigator.credentials.create, POST the
+//                                         // answer (the password when asked: password_needed)
 //   const me = await passkeySignIn();   // {id, name, token}: this device is signed in
 
 import { post } from "./api.js";
@@ -67,10 +68,12 @@ function credentialJSON(credential) {
   };
 }
 
-export async function addPasskey() {
-  const options = await post("/api/passkeys/registration/options");
+export async function addPasskey({ password, label } = {}) {
+  const options = await post("/api/passkeys/registration/options", password ? { password } : {});
   const credential = await navigator.credentials.create({ publicKey: creationOptions(options) });
-  return post("/api/passkeys/registration", { credential: credentialJSON(credential) });
+  const answer = { credential: credentialJSON(credential) };
+  if (label) answer.label = label;
+  return post("/api/passkeys/registration", answer);
 }
 
 export async function passkeySignIn() {
