@@ -116,6 +116,9 @@ class BaseStore(ABC, Generic[C]):
     async def load_move_count(self, match_id: int) -> int:
         return await matches.load_move_count(self.db, match_id)
 
+    async def load_own_moves(self, match_id: int, through_seq: int) -> dict[int, int]:
+        return await matches.load_own_moves(self.db, match_id, through_seq)
+
     # -- rooms, seats and chat (the same statements on every backend) ---------------------
     async def create_room(
         self,

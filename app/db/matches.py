@@ -14,6 +14,11 @@ from app.bot_names import bot_name
 from app.db.models import Match, Move, Snapshot
 from app.db.rooms import RoomRecord
 
+MIN_OWN_MOVES = 3
+"""The moves of its own every human seat must have made for a match to be rated: moves its
+player sent, not a stand-in's nor a timer's for an absent player (``moves.stand_in``). A guest
+who takes a seat and never plays gives nobody a rated win."""
+
 
 @dataclass(frozen=True)
 class MatchRecord:
@@ -81,11 +86,14 @@ class MatchEnd:
     has_snapshot: bool = True  # False when no snapshot row can exist: skips its delete
     rated: bool = True  # False for a match with no result (aborted): neither counted nor rated
     abandoned: frozenset[int] = frozenset()  # seats whose player was away at the end
+    # each seat's moves of its own (not a stand-in's); None: not counted, no minimum asked
+    own_moves: tuple[int, ...] | None = None
 
     @property
     def changes_ratings(self) -> bool:
         """Whether the match is rated: it has a result, two seats or more, every human seated
-        once, and a human who did not abandon it."""
+        once and having made ``MIN_OWN_MOVES`` moves of its own, and a human who did not
+        abandon it."""
         humans = [player for player, _ in self.seats if player is not None]
         stayed = [s for s, (player, _) in enumerate(self.seats) if player is not None]
         return (
@@ -93,7 +101,20 @@ class MatchEnd:
             and len(self.seats) >= 2
             and len(set(humans)) == len(humans)
             and any(seat not in self.abandoned for seat in stayed)
+            and not self.idle_seats
         )
+
+    @property
+    def idle_seats(self) -> list[int]:
+        """The human seats with fewer than ``MIN_OWN_MOVES`` moves of their own (none when
+        the moves were not counted)."""
+        if self.own_moves is None:
+            return []
+        return [
+            seat
+            for seat, (player, _) in enumerate(self.seats)
+            if player is not None and self.own_moves[seat] < MIN_OWN_MOVES
+        ]
 
     def won(self, seat: int) -> bool:
         """A seat among the winners that did not abandon the match."""
@@ -151,6 +172,32 @@ async def moves_after(conn: AsyncConnection, match_id: int, after_seq: int) -> l
         .order_by(Move.seq)
     )
     return [MoveRow(r.seq, r.seat, r.action, r.at, r.stand_in) for r in rows]
+
+
+async def load_own_moves(db: AsyncEngine, match_id: int, through_seq: int) -> dict[int, int]:
+    """Each seat's moves of its own (not a stand-in's) among moves 1 to ``through_seq``."""
+    async with db.connect() as conn:
+        counts = await own_move_counts(conn, [match_id], through_seq)
+    return counts.get(match_id, {})
+
+
+async def own_move_counts(
+    conn: AsyncConnection, match_ids: list[int], through_seq: int | None = None
+) -> dict[int, dict[int, int]]:
+    """``match id -> seat -> moves of its own`` (not a stand-in's), through ``through_seq``."""
+    if not match_ids:
+        return {}
+    query = (
+        select(Move.match_id, Move.seat, func.count())
+        .where(Move.match_id.in_(match_ids), Move.stand_in.is_(False))
+        .group_by(Move.match_id, Move.seat)
+    )
+    if through_seq is not None:
+        query = query.where(Move.seq <= through_seq)
+    counts: dict[int, dict[int, int]] = {}
+    for match_id, seat, count in await conn.execute(query):
+        counts.setdefault(match_id, {})[seat] = int(count)
+    return counts
 
 
 async def load_move_count(db: AsyncEngine, match_id: int) -> int:

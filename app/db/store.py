@@ -71,6 +71,10 @@ class Store(Protocol):
 
     async def load_move_count(self, match_id: int) -> int: ...
 
+    async def load_own_moves(self, match_id: int, through_seq: int) -> dict[int, int]:
+        """Each seat's moves of its own (not a stand-in's) among moves 1 to ``through_seq``."""
+        ...
+
     # -- rooms, seats and chat ---------------------------------------------------------------
     async def create_room(
         self,

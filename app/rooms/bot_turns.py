@@ -41,12 +41,13 @@ class BotTurns:
             if level is None:
                 return  # its player came back
             seq = runtime.seq  # a hard bot thinks in a worker: the table may move meanwhile
+            away = runtime.stand_in(seat) is not None  # and its player may come back
             seed = None if runtime.match is None else decision_seed(runtime.match.seed, seq, seat)
             action = await self.bots.choose(
                 runtime.engine, runtime.state, seat, level, room=runtime.room.id, seed=seed
             )
             try:
-                await self.play.play_for(runtime, seat, action, seq)
+                await self.play.play_for(runtime, seat, action, seq, away=away)
             except ActionRefused as refused:
                 log.info("bot in %s seat %d refused: %s", runtime.room.id, seat, refused.code)
         except Exception:

@@ -108,8 +108,10 @@ class RoomDirectory:
         # from the snapshot's own move on: it is the table's last move, and its time starts
         # the turn that follows
         moves = await self.store.load_moves(match_id, max(0, snapshot[0] - 1) if snapshot else 0)
+        # the seats' own moves up to the snapshot's (the runtime counts those after it)
+        counted = await self.store.load_own_moves(match_id, snapshot[0]) if snapshot else {}
         try:
-            runtime.load_match(match, snapshot, moves)
+            runtime.load_match(match, snapshot, moves, own_moves=counted)
         except Exception:  # the engine cannot rebuild it: the room must not stay wedged
             log.exception("room %s: match %d cannot be rebuilt", runtime.room.id, match.id)
             await self._set_aside(runtime, match, "cannot_rebuild")

@@ -52,15 +52,30 @@ class Play:
             raise ActionRefused(ErrorCode.NOT_SEATED, "You are watching: only seated players act.")
         await self.runner.run(runtime, partial(self._play, runtime, seat, action, seq))
 
-    async def play_for(self, runtime: RoomRuntime, seat: Seat, action: Action, seq: int) -> None:
+    async def play_for(
+        self, runtime: RoomRuntime, seat: Seat, action: Action, seq: int, *, away: bool = False
+    ) -> None:
         """A move the server makes for a seat (a bot's, or a timer's fallback), chosen for
-        the table at ``seq``: a move made meanwhile makes it stale."""
-        await self.runner.run(runtime, partial(self._play, runtime, seat, action, seq))
+        the table at ``seq``: a move made meanwhile makes it stale, and so does the return of
+        the player an ``away`` seat's stand-in chose it for (the move is theirs to make)."""
+        server = partial(self._play, runtime, seat, action, seq, by_server=True, away=away)
+        await self.runner.run(runtime, server)
 
-    async def _play(self, runtime: RoomRuntime, seat: Seat, raw: Any, seq: int | None) -> Effects:
+    async def _play(
+        self,
+        runtime: RoomRuntime,
+        seat: Seat,
+        raw: Any,
+        seq: int | None,
+        *,
+        by_server: bool = False,
+        away: bool = False,
+    ) -> Effects:
         state, match = runtime.state, runtime.match
         if state is None or match is None or not runtime.playing:
             raise ActionRefused(ErrorCode.ILLEGAL_ACTION, NO_MATCH)
+        if away and runtime.stand_in(seat) is None:
+            raise ActionRefused(ErrorCode.STALE, "The seat's player is back.")
         if seq is not None and seq != runtime.seq:
             raise ActionRefused(
                 ErrorCode.STALE, f"The table has moved on (now at move {runtime.seq})."
@@ -82,7 +97,13 @@ class Play:
             ended, rated = runtime.closing(limit), False
         else:
             ended = None
-        stand_in = runtime.stand_in(seat) is not None
+        # the server stood in for the seat's player: a bot for an away player, or a timer's
+        # fallback for one not connected (neither is a move of the player's own)
+        stand_in = runtime.stand_in(seat) is not None or (
+            by_server
+            and runtime.room.seats[seat].player is not None
+            and seat in runtime.absent_since
+        )
         commit = MoveCommit(
             room_id=runtime.room.id,
             match_id=match.id,

@@ -43,6 +43,8 @@ class RoomRuntime:
         self.terminal: Outcome | None = None  # how the match ended, as the room stores it
         self.changed_at: datetime | None = None
         self.clock_used: dict[Seat, float] = {}
+        # each seat's moves of its own this match (not a stand-in's): a rated match needs some
+        self.own_moves: list[int] = [0] * len(room.seats)
         self.away: set[Seat] = set()
         # the moves a stand-in made for each seat, until its player moves again (in memory)
         self.played_for: dict[Seat, list[dict[str, Any]]] = {}
@@ -63,9 +65,19 @@ class RoomRuntime:
 
     # -- match state -----------------------------------------------------------------
     def load_match(
-        self, match: MatchRecord, snapshot: tuple[int, State] | None, moves: list[MoveRow]
+        self,
+        match: MatchRecord,
+        snapshot: tuple[int, State] | None,
+        moves: list[MoveRow],
+        *,
+        own_moves: dict[Seat, int] | None = None,
     ) -> None:
+        """The match from its latest snapshot (``None``: its start) and the moves after it
+        (from the snapshot's own); ``own_moves``: each seat's own moves through the
+        snapshot's (the stored count; those after it are counted here)."""
         self.match = match
+        counted = own_moves or {}
+        self.own_moves = [counted.get(seat, 0) for seat in range(match.players)]
         if snapshot is not None:
             self.seq, state = snapshot
         else:
@@ -107,6 +119,8 @@ class RoomRuntime:
         ``ruled`` are already its own."""
         self.seq += 1
         self.last = (seat, action)
+        if not stand_in:
+            self.own_moves[seat] += 1
         self._note_stand_in(seat, action, stand_in)
         self.changed_at = at
 
@@ -211,6 +225,7 @@ class RoomRuntime:
             has_snapshot=move_count >= snapshot_every,
             rated=rated,
             abandoned=frozenset(outcome.abandoned),
+            own_moves=tuple(self.own_moves),
         )
 
     @property

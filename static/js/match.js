@@ -16,6 +16,9 @@ import { oneDecimal, ratingDelta, signedNumber } from "./words.js";
 const $ = (id) => document.getElementById(id);
 const matchId = Number($("match").dataset.matchId);
 const base = `/api/matches/${matchId}`;
+// the moves of their own every person must have made for a match to be rated
+// (app/db/matches.py MIN_OWN_MOVES)
+const MIN_OWN_MOVES = 3;
 
 function number(value) {
   return typeof value === "number" ? signedNumber(value, "") : "–";
@@ -53,8 +56,11 @@ function renderScores(match, names) {
   }
   if (finished && (match.seats || []).length === 1) notes.push("A solo match does not change ratings.");
   if (finished && (match.seats || []).length > 1 && match.rated === false) {
-    notes.push((match.seats || []).some((s) => s.abandoned)
-      ? "Not rated: every player left the table before the end." : "Not rated.");
+    const aborted = match.outcome && match.outcome.termination === "aborted";
+    const people = (match.seats || []).filter((s) => !s.bot);
+    if (people.length && people.every((s) => s.abandoned)) notes.push("Not rated: every player left the table before the end.");
+    else if (people.length && !aborted) notes.push(`Not rated: a match counts only when every player made at least ${MIN_OWN_MOVES} moves of their own.`);
+    else if (!aborted) notes.push("Not rated.");
   } else if ((match.seats || []).some((s) => s.abandoned)) {
     notes.push("A player who left before the end is ranked below everyone else.");
   }

@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from app.db.matches import MIN_OWN_MOVES
 from tests.support.clients import Guest, RoomSocket
 from tests.support.server import private_server
+from tests.support.waiting import play_until
 
 
 def started(live_server: str, **table: Any) -> tuple[Guest, Guest, str]:
@@ -36,12 +38,49 @@ def room_until(sock: RoomSocket, test: Any, since: int = 0, timeout: float = 10)
             return message["room"]
 
 
-def leave(guest: Guest, room_id: str, watch: RoomSocket, seat: int = 1) -> dict[str, Any]:
-    """The guest's socket closes; the room once a stand-in plays his seat."""
+def play_a_little(sockets: dict[int, RoomSocket], moves: int = MIN_OWN_MOVES) -> dict[str, Any]:
+    """Each seat of ``sockets`` plays its first legal action whenever it may, until every one
+    has made ``moves`` moves of its own (a rated match needs them); the state after the last."""
+    made = dict.fromkeys(sockets, 0)
+    acted: dict[int, int] = {}
+
+    def act(seat: int, message: dict[str, Any]) -> None:
+        if message["type"] == "state" and message["legal"] and acted.get(seat) != message["seq"]:
+            acted[seat] = message["seq"]
+            sockets[seat].act(message["legal"][0], seq=message["seq"])
+            made[seat] += 1
+
+    def read_and_act() -> bool:
+        came = False
+        for seat, sock in sockets.items():
+            try:
+                message = sock.recv(0)
+            except TimeoutError:
+                continue
+            came = True
+            act(seat, message)
+        return came
+
+    for seat, sock in sockets.items():  # the latest state each has read already
+        seen = [m for m in sock.received if m["type"] == "state"]
+        if seen:
+            act(seat, seen[-1])
+
+    play_until(lambda: min(made.values()) >= moves, read_and_act, "moves of their own", 30)
+    last = max(acted.values()) + 1
+    return next(iter(sockets.values())).state_at(last)
+
+
+def leave(
+    guest: Guest, room_id: str, watch: RoomSocket, seat: int = 1
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The guest plays a few moves (the host on ``watch`` too), then his socket closes; the
+    room once a stand-in plays his seat, and the state he left."""
     sock = guest.socket(room_id)
     sock.expect("state")
+    left = play_a_little({1 - seat: watch, seat: sock})
     sock.close()
-    return room_until(watch, lambda room: room["seats"][seat]["stand_in"] is not None)
+    return room_until(watch, lambda room: room["seats"][seat]["stand_in"] is not None), left
 
 
 def test_a_leaver_is_stood_in_for_told_what_was_played_and_abandons_when_claimed(
@@ -53,7 +92,8 @@ def test_a_leaver_is_stood_in_for_told_what_was_played_and_abandons_when_claimed
     early = host.post(f"/api/rooms/{room_id}/claim")
     assert early.status_code == 409 and early.json()["error"]["code"] == "cannot_claim"
 
-    room = leave(bob, room_id, watch)
+    room, state = leave(bob, room_id, watch)
+    left_at = state["seq"]
     assert room["seats"][1]["stand_in"] == "normal" and room["seats"][1]["away"] is True
     assert room["seats"][0]["stand_in"] is None and "name" not in room["seats"][1]
     for _ in range(4):  # the host plays; the stand-in answers for Bob
@@ -61,9 +101,12 @@ def test_a_leaver_is_stood_in_for_told_what_was_played_and_abandons_when_claimed
             watch.act(state["legal"][0], seq=state["seq"])
         state = watch.expect("state", seq=state["seq"] + 1, timeout=5)
     back = bob.socket(room_id)  # Bob returns: told what his stand-in played
-    told = back.expect("state")
+    # told once he is back (a stand-in's move may reach him first, while he is still away)
+    told = back.expect_until("state", lambda m: "played_for_you" in m, 10, "played_for_you")
     assert "played_for_you" not in watch.state_at(told["seq"])
-    states = [m for m in watch.received if m["type"] == "state" and m["seq"] <= told["seq"]]
+    states = [
+        m for m in watch.received if m["type"] == "state" and left_at < m["seq"] <= told["seq"]
+    ]
     by_bob = [m["seq"] for m in states if m["last"] and m["last"]["seat"] == 1]
     assert by_bob and [p["seq"] for p in told["played_for_you"]] == by_bob
     room_until(watch, lambda room: room["seats"][1]["stand_in"] is None, len(watch.received))
@@ -93,8 +136,9 @@ def test_a_stand_in_that_wins_does_not_win_for_the_leaver(live_server: str) -> N
     ranked below the host, whatever the stand-in scored."""
     host, bob, room_id = started(live_server, seat_hold_seconds=1)
     watch = host.socket(room_id)
-    state = watch.expect("state", seq=0)
-    leave(bob, room_id, watch)
+    watch.expect("state", seq=0)
+    _, state = leave(bob, room_id, watch)
+    state_left = state["seq"]
     while not state["over"]:
         if 0 in state["to_act"]:
             watch.act(state["legal"][0], seq=state["seq"])
@@ -104,8 +148,9 @@ def test_a_stand_in_that_wins_does_not_win_for_the_leaver(live_server: str) -> N
     assert match["rated"] is True and [s["abandoned"] for s in match["seats"]] == [False, True]
     assert match["outcome"]["abandoned"] == [1]
     actions = host.http.get(f"/api/matches/{state['match_id']}/replay").json()["actions"]
+    assert not any(a["stand_in"] for a in actions if a["seq"] <= state_left)
     assert {a["seat"]: a["stand_in"] for a in actions} == {0: False, 1: True}
-    stood = next(a["seq"] for a in actions if a["seat"] == 1)
+    stood = next(a["seq"] for a in actions if a["seat"] == 1 and a["stand_in"])
     step = host.http.get(f"/api/matches/{state['match_id']}/replay/{stood}").json()
     assert step["stand_in"] is True and step["last"]["seat"] == 1
     assert match["seats"][1]["winner"] is False

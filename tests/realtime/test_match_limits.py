@@ -72,3 +72,52 @@ def test_a_room_cannot_ask_for_a_seat_hold_under_the_servers_minimum(limited: st
     assert f"from {MIN_HOLD_S} to" in refused.json()["error"]["message"]
     enough = {**short, "table": {"seat_hold_seconds": MIN_HOLD_S}}
     assert host.post("/api/rooms", enough).status_code == 201
+
+
+def farmed(server: str, **table: object) -> tuple[Guest, Guest, str, int]:
+    """A host and a fresh guest at an Abstrac table with a short seat hold: the guest takes
+    the seat and never connects; the host watches the table."""
+    host, guest = Guest(server, "Farmer"), Guest(server, "Fresh guest")
+    body = {"game": "abstrac", "seats": 2, "table": {"seat_hold_seconds": MIN_HOLD_S, **table}}
+    answer = host.post("/api/rooms", body)
+    assert answer.status_code == 201, answer.text
+    room_id = answer.json()["id"]
+    host.post(f"/api/rooms/{room_id}/seats/0").raise_for_status()
+    guest.post(f"/api/rooms/{room_id}/seats/1").raise_for_status()
+    return host, guest, room_id, start(host, room_id)
+
+
+def unrated(host: Guest, guest: Guest, match_id: int) -> dict[str, object]:
+    summary = wait_finished(host.http, match_id)
+    assert summary["rated"] is False
+    assert [seat["rating"] for seat in summary["seats"]] == [None, None]
+    ratings = host.http.get("/api/ratings", params={"game": "abstrac"}).json()["ratings"]
+    assert {r["player"]["id"] for r in ratings}.isdisjoint({host.id, guest.id})
+    return summary
+
+
+def test_a_guest_who_never_plays_forfeits_nobody_a_rated_win(limited: str) -> None:
+    """The farm: a fresh guest takes the other seat and never connects, the seat hold runs out
+    and the seat forfeits. The host wins, but a match a human made no move of their own in is
+    not rated (it was: 40 rated wins in 9 s, rank 1 above the hard bot)."""
+    host, guest, room_id, match_id = farmed(limited, on_absent="forfeit")
+    sock = host.socket(room_id)
+    try:
+        final = sock.expect_until("state", lambda m: m["over"], 10, "the forfeit")
+    finally:
+        sock.close()
+    assert final["outcome"]["termination"] == "forfeit" and final["outcome"]["winners"] == [0]
+    unrated(host, guest, match_id)
+
+
+def test_a_claim_against_a_guest_who_never_played_is_not_rated(limited: str) -> None:
+    host, guest, room_id, match_id = farmed(limited, on_absent="bot")
+    sock = host.socket(room_id)
+    try:
+        sock.expect_until("room", lambda m: m["room"]["seats"][1]["stand_in"], 10, "a stand-in")
+        claimed = host.post(f"/api/rooms/{room_id}/claim")
+        assert claimed.status_code == 200, claimed.text
+    finally:
+        sock.close()
+    summary = unrated(host, guest, match_id)
+    assert summary["outcome"]["termination"] == "claimed"  # type: ignore[index]

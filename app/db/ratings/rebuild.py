@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import delete, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.matches import MatchEnd
+from app.db.matches import MatchEnd, own_move_counts
 from app.db.models import Match, MatchSeat, PlayerGame, Rating, RatingChange
 from app.db.store import open_store
 from games.types import Termination
@@ -55,6 +55,7 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
                 await conn.execute(query.order_by(Match.finished_at, Match.id).limit(batch))
             ).all()
             seats = await _seats_of(conn, [row.id for row in rows])
+            own = await own_move_counts(conn, [row.id for row in rows])
             ends = [
                 MatchEnd(
                     room_id=row.room_id,
@@ -66,6 +67,7 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
                     at=row.finished_at,
                     rated=_has_result(row.outcome),
                     abandoned=seats.get(row.id, ((), frozenset()))[1],
+                    own_moves=_own(own.get(row.id, {}), len(seats.get(row.id, ((),))[0])),
                 )
                 for row in rows
             ]
@@ -74,6 +76,11 @@ async def rebuild(db: AsyncEngine, *, batch: int = 500) -> int:
             return rated
         rated += len(rows)
         after = (rows[-1].finished_at, rows[-1].id)
+
+
+def _own(counted: dict[int, int], seats: int) -> tuple[int, ...]:
+    """Each seat's moves of its own, as a finish counts them (MatchEnd.own_moves)."""
+    return tuple(counted.get(seat, 0) for seat in range(seats))
 
 
 def _has_result(outcome: dict[str, Any] | None) -> bool:

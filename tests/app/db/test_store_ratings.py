@@ -12,7 +12,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.driver import transaction
-from app.db.matches import MatchEnd
+from app.db.matches import MIN_OWN_MOVES, MatchEnd
 from app.db.models import (
     Match,
     MatchSeat,
@@ -68,6 +68,19 @@ class Table:
                     updated_at=self.now,
                 )
             )
+
+    async def played(self) -> None:
+        """Every seat of every match makes its moves of its own (``MIN_OWN_MOVES``): the
+        moves the rebuild counts, as a finish does."""
+        async with self.db.begin() as conn:
+            matches = (await conn.execute(select(Match.id, Match.players))).all()
+            rows = [
+                {"match_id": match_id, "seq": n + 1, "seat": n % players, "action": {}}
+                | {"at": self.now}
+                for match_id, players in matches
+                for n in range(MIN_OWN_MOVES * players)
+            ]
+            await conn.execute(insert(Move), rows)
 
     def finish(self, *args: Any, **kwargs: Any) -> int:
         """:meth:`finishing`, waited for."""
@@ -305,6 +318,7 @@ def test_rebuild_recounts_and_rerates_to_the_same_figures(
     table.finish([2, 1, 3], [50, 0, 0], [0])
     table.finish([4, "hard"], [10, 20], [1], game="abstrac")
     table.finish([1], [12], [0], game="balance")
+    table.run(table.played())
     rated, records = table.ratings(), table.records()
     assert table.run(rebuild(db)) == 3  # the solo match is counted, never rated
     again = table.ratings()
@@ -314,3 +328,17 @@ def test_rebuild_recounts_and_rerates_to_the_same_figures(
         assert again[player].sigma == pytest.approx(row.sigma)
         assert again[player].matches == row.matches
     assert table.records() == records
+
+
+def test_the_rebuild_rates_no_match_where_a_human_made_too_few_moves_of_their_own(
+    db: AsyncEngine, loop: LoopThread
+) -> None:
+    """As a finish does (MatchEnd.own_moves), the rebuild counts each seat's moves of its own:
+    a match a seated guest never played (a farmed win) rates nobody."""
+    table = Table(db, loop)
+    table.finish([1, 2], [1, 0], [0])
+    assert table.run(rebuild(db)) == 1
+    assert table.ratings() == {}
+    table.run(table.played())
+    assert table.run(rebuild(db)) == 1
+    assert set(table.ratings()) == {1, 2}
