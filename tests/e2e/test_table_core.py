@@ -108,7 +108,8 @@ def test_the_outcome_says_a_match_was_forfeited(new_page: Callable[..., Page], g
 
 
 def test_the_outcome_words_every_termination(new_page: Callable[..., Page]) -> None:
-    """outcome.js alone: a normal end, a forfeit for absence, an aborted match."""
+    """outcome.js alone: a normal end, a forfeit for absence, an aborted match (its rules
+    changed, or it reached the server's limit of moves)."""
     page = new_page()
     page.goto("/")
     said = page.evaluate(
@@ -122,6 +123,10 @@ def test_the_outcome_words_every_termination(new_page: Callable[..., Page]) -> N
                 absent: whyEnded(
                     { termination: "forfeit", detail: { forfeit: 0, reason: "absent" } }, words),
                 aborted: whyEnded({ termination: "aborted", winners: [] }, words),
+                limit: whyEnded({
+                    termination: "aborted", winners: [],
+                    detail: { reason: "move_limit", limit: 5000 },
+                }, words),
                 none: headline([], words),
                 you: headline([1], words),
                 shared: headline([0, 2], words),
@@ -136,6 +141,8 @@ def test_the_outcome_words_every_termination(new_page: Callable[..., Page]) -> N
         "forfeited: every other player wins.",
         "aborted": "The match was stopped: it could not go on under the current rules. "
         "Nobody wins and it is not rated.",
+        "limit": "The match was stopped: it reached this server's limit of 5,000 moves without "
+        "an end. Nobody wins and it is not rated.",
         "none": "No winner.",
         "you": "You win!",
         "shared": "Shared win: Ann and Cy.",
