@@ -29,7 +29,6 @@ def replicas(database_url: str, redis_url: str, tmp_path: Path) -> Iterator[list
                 "CARDROOM_REDIS_URL": redis_url,
                 "CARDROOM_PRESENCE_HEARTBEAT_SECONDS": str(HEARTBEAT_S),
                 "CARDROOM_MIN_SEAT_HOLD_SECONDS": str(SEAT_HOLD_S),
-                "CARDROOM_MIN_SEAT_HOLD_SECONDS": str(SEAT_HOLD_S),
             },
             log_path=tmp_path / f"replica-{n}.log",
         )
