@@ -169,6 +169,13 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             return  # dropped unread
         if self.pending:
             data, self.pending = self.pending + data, b""
+        if self.handshake_initiated and not self.handshake_complete:
+            # frames before the endpoint's answer (it may hold a flooder's socket a while):
+            # kept unparsed, and nothing more is read till then
+            self.pending = data
+            self.transport.pause_reading()
+            self.read_paused = True
+            return
         self._parse(data)
 
     def _parse(self, data: bytes) -> None:
@@ -182,7 +189,7 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     async def receive(self) -> Any:
         message = await self.queue.get()
-        if self.queue.empty() and self.read_paused:
+        if self.queue.empty() and self.read_paused and self.handshake_complete and not self.flooded:
             self.read_paused = False
             if self.pending:
                 pending, self.pending = self.pending, b""
@@ -195,6 +202,13 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         await super().send(message)
         if message["type"] == "websocket.close" and message.get("code") == CLOSE_FLOOD:
             self._linger()  # the endpoint closed a flood
+        elif message["type"] == "websocket.accept" and self.read_paused and self.queue.empty():
+            self.read_paused = False  # what came before the accept is parsed now
+            if self.pending:
+                pending, self.pending = self.pending, b""
+                self._parse(pending)
+            if not self.read_paused and not self.flooded:
+                self.transport.resume_reading()
 
     def handle_ping(self) -> None:
         if self._counted():
@@ -218,11 +232,14 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
     def _linger(self) -> None:
         """After the close frame: nothing the client sends is parsed any more, and nobody waits
         for its closing handshake. The connection is shut for writing at once (the close frame
-        goes out with a FIN) and closed a moment later: closed at once with the flood unread,
-        it would be reset, and the reset could overtake the close frame."""
+        goes out with a FIN), reading stops, and it is closed a moment later: closed at once
+        with the flood unread, it would be reset, and the reset could overtake the close
+        frame."""
         self.flooded = True
         if self.transport.is_closing():
             return
+        self.transport.pause_reading()  # the flood waits in the kernel's buffers, unread
+        self.read_paused = True
         if self.transport.can_write_eof():
             self.transport.write_eof()
         if self.close_timer is not None:

@@ -8,6 +8,7 @@ to do here: the endpoint checks the origin and the token itself.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -125,6 +126,34 @@ class PlayerLimits:
 PLAYER_LIMITS_SWEEP = 4096  # players held before the full buckets are forgotten
 
 
+class Cooldowns:
+    """Players whose socket was just closed for flooding (4029), until when: a new socket of
+    theirs on this process waits unanswered till then and is closed with 4029 (no greeting,
+    no presence, no chat history read), so reconnecting at once floods nothing."""
+
+    __slots__ = ("seconds", "until")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.until: dict[int, float] = {}
+
+    def start(self, player_id: int) -> None:
+        now = time.monotonic()
+        if len(self.until) >= PLAYER_LIMITS_SWEEP:
+            self.until = {p: t for p, t in self.until.items() if t > now}
+        self.until[player_id] = now + self.seconds
+
+    def left(self, player_id: int) -> float:
+        """Seconds of the player's cooldown still to run (0: none)."""
+        until = self.until.get(player_id)
+        if until is None:
+            return 0.0
+        left = until - time.monotonic()
+        if left <= 0:
+            del self.until[player_id]
+        return max(left, 0.0)
+
+
 ROOM_PATH = re.compile(r"/ws/rooms/(?P<room_id>[^/]+)")
 
 
@@ -145,7 +174,9 @@ class RoomSockets:
     def __init__(self, app: ASGIApp, services: Callable[[], Services]) -> None:
         self.app = app
         self.services = services
-        self.chat_limits: PlayerLimits | None = None  # made with the first socket's settings
+        # made with the first socket's settings
+        self.chat_limits: PlayerLimits | None = None
+        self.cooldowns: Cooldowns | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         room_id = _room_of(scope)
@@ -153,13 +184,18 @@ class RoomSockets:
             await self.app(scope, receive, send)
             return
         services = self.services()
-        admitted = await _admit(scope, receive, send, room_id, services)
+        settings = services.settings
+        if self.cooldowns is None:
+            # as long as a flooded bucket takes to fill up again (4 s by default)
+            overdraft = settings.message_burst + settings.message_overflow
+            self.cooldowns = Cooldowns(min(overdraft / settings.messages_per_second, 60.0))
+        cooldowns = self.cooldowns
+        admitted = await _admit(scope, receive, send, room_id, services, cooldowns)
         if admitted is None:
             return
         player, runtime = admitted
         connection = Connection(send, player, room_id)
         services.hub.join(connection)
-        settings = services.settings
         limit = (scope.get("extensions") or {}).get(RATE_LIMIT_EXTENSION) or RateLimit(
             settings.messages_per_second, settings.message_burst, settings.message_overflow
         )
@@ -173,6 +209,8 @@ class RoomSockets:
             while True:
                 message = await receive()
                 if message["type"] != "websocket.receive":
+                    if message.get("code") == CLOSE_FLOOD:  # the server's protocol closed it
+                        cooldowns.start(player.id)
                     break  # websocket.disconnect
                 frame = message.get("text")
                 if frame is None:
@@ -185,6 +223,7 @@ class RoomSockets:
                 if not limit.allow():
                     if limit.exhausted:
                         code = CLOSE_FLOOD
+                        cooldowns.start(player.id)
                         break
                     if limit.should_warn():
                         connection.send(
@@ -218,10 +257,16 @@ def _room_of(scope: Scope) -> str | None:
 
 
 async def _admit(
-    scope: Scope, receive: Receive, send: Send, room_id: str, services: Services
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    room_id: str,
+    services: Services,
+    cooldowns: Cooldowns,
 ) -> tuple[PlayerRecord, RoomRuntime] | None:
     """The handshake: accept the socket of a known player to a room that exists, or refuse
-    it with the reason."""
+    it with the reason. A player just closed for flooding waits out the cooldown unanswered
+    (the server's protocol reads nothing before the accept), then hears 4029."""
     if (await receive())["type"] != "websocket.connect":
         return None
     handshake = HTTPConnection(scope)
@@ -233,6 +278,11 @@ async def _admit(
     runtime: RoomRuntime | None = None
     try:
         player = await services.players.by_token(token) if token else None
+        if player is not None and (wait := cooldowns.left(player.id)) > 0:
+            await asyncio.sleep(wait)
+            await send({"type": "websocket.accept"})
+            await close_socket(send, CLOSE_FLOOD, "Too many messages: wait a moment.")
+            return None
         runtime = await services.manager.runtime(room_id)
     except RoomError:
         pass

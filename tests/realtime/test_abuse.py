@@ -97,8 +97,14 @@ def test_a_frame_flood_in_one_write_is_cut_off(shipped: ServerProcess) -> None:
     assert heard.close_code == 4029
     assert 0 < sum('"pong"' in t for t in heard.texts()) < BURST + OVERFLOW
     raw.close()
-    again = host.socket(room_id)  # nothing is held against the player: a new socket is served
-    assert again.expect("hello")["you"]["player_id"] == host.id
+    # at once again: held unanswered for the rest of the cooldown (4 s), then refused; no
+    # greeting is read for it
+    again = RawSocket(shipped.url, f"/ws/rooms/{room_id}?token={host.token}")
+    refused = again.hear(10)
+    assert refused.close_code == 4029 and refused.texts() == []
+    again.close()
+    after = host.socket(room_id)  # the cooldown is over: served
+    assert after.expect("hello")["you"]["player_id"] == host.id
 
 
 def test_chat_is_limited_per_player_across_sockets(shipped: ServerProcess) -> None:
