@@ -82,8 +82,11 @@ class Services:
             db,
             replays,
             clock,
-            budget=Budget(settings.review_iterations, settings.review_playouts),
+            budget=Budget(
+                settings.review_iterations, settings.review_playouts, settings.review_decisions
+            ),
             queue_size=settings.review_queue,
+            per_player=settings.review_queue_per_player,
         )
         if settings.review_on_finish:
             manager.runner.on_match_end = reviews.enqueue

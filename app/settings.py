@@ -63,6 +63,10 @@ class Settings(BaseSettings):
     review_playouts: int = Field(16, ge=1)
     review_queue: int = Field(256, ge=1)
     review_on_finish: bool = True
+    # a player's share of the review queue (matches of theirs that may wait at once), and the
+    # most decisions one review weighs (a longer match is reviewed on a sample of them)
+    review_queue_per_player: int = Field(8, ge=1)
+    review_decisions: int = Field(400, ge=1)
     # with several processes: how often each says again who is connected to its rooms; what it
     # said holds for three heartbeats (a crashed process's players are then absent)
     presence_heartbeat_seconds: float = Field(5.0, gt=0)

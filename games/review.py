@@ -13,11 +13,21 @@ Should the played action come out at least as well as the search's pick, the pla
 the best found and the decision costs nothing: the review never says a move was worse than an
 alternative it measured as no better. Everything is a function of the match's actions, the
 information sets and the review's seed, so a review is computed once and stored.
+
+A review has a budget of decisions (``Budget.decisions``): a match with more decisions than that
+is reviewed on a sample of them, evenly spread over it (:func:`sample_evenly`), and says so. A
+sampled decision is weighed exactly as in a whole review (its random stream is its own move's),
+so a sample is a subset of the whole review. The server computes a review a part at a time in a
+worker process (:func:`plan_part`, then :func:`weigh_part` for each part); the worker keeps the
+state where a part stopped, so the next part of that review goes on from there instead of
+replaying the match from its start.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -38,6 +48,8 @@ class Budget:
 
     iterations: int = 48
     playouts: int = 16
+    decisions: int = 400
+    """The most decisions weighed in one match; a longer match is reviewed on a sample."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,83 @@ def review_match(
                 rng = random.Random(f"{review_seed}:{seq}")
                 yield replace(weigh(engine, info, action, rng, budget), seq=seq)
         state = engine.apply_unchecked(state, seat, action)
+
+
+def choice_moves(
+    engine: Engine,
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    moves: Sequence[tuple[int, Seat, Action]],
+) -> list[int]:
+    """The indices in ``moves`` of the decisions: the moves that had more than one action."""
+    state = engine.setup(players, seed, options)
+    found = []
+    for index, (_, seat, action) in enumerate(moves):
+        if len(info_set(engine, state, seat).legal) > 1:
+            found.append(index)
+        state = engine.apply_unchecked(state, seat, action)
+    return found
+
+
+def sample_evenly(indices: Sequence[int], limit: int) -> list[int]:
+    """All of ``indices`` if there are at most ``limit``, else ``limit`` of them spread evenly
+    from the first to the last."""
+    if len(indices) <= limit:
+        return list(indices)
+    if limit == 1:
+        return [indices[0]]
+    step = (len(indices) - 1) / (limit - 1)
+    return [indices[round(i * step)] for i in range(limit)]
+
+
+_STATES: OrderedDict[tuple[Any, ...], tuple[int, State]] = OrderedDict()
+"""In a worker process: where the latest parts of a few reviews stopped (the index of the next
+move to apply, and the state before it), so the next part goes on from there."""
+_STATES_KEPT = 8
+
+
+def plan_part(
+    game: str,
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    moves: list[tuple[int, Seat, Action]],
+) -> list[int]:
+    """The first part of a review in a worker: the indices of the match's decisions."""
+    return choice_moves(REGISTRY[game], players, seed, options, moves)
+
+
+def weigh_part(
+    game: str,
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    moves: list[tuple[int, Seat, Action]],
+    budget: Budget,
+    review_seed: int,
+    indices: list[int],
+) -> list[dict[str, Any]]:
+    """The decisions at ``indices`` (ascending; ``moves`` runs from the match's first move at
+    least to the last of them) weighed, as JSON: a function of its arguments alone."""
+    engine = REGISTRY[game]
+    key = (game, players, seed, json.dumps(options, sort_keys=True), review_seed)
+    at, state = _STATES.pop(key, (0, None))
+    if state is None or at > indices[0]:
+        at, state = 0, engine.setup(players, seed, options)
+    wanted = set(indices)
+    decisions = []
+    for index in range(at, indices[-1] + 1):
+        seq, seat, action = moves[index]
+        if index in wanted:
+            info = info_set(engine, state, seat)
+            rng = random.Random(f"{review_seed}:{seq}")
+            decisions.append(replace(weigh(engine, info, action, rng, budget), seq=seq).to_json())
+        state = engine.apply_unchecked(state, seat, action)
+    _STATES[key] = (indices[-1] + 1, state)
+    while len(_STATES) > _STATES_KEPT:
+        _STATES.popitem(last=False)
+    return decisions
 
 
 def review_part(

@@ -37,6 +37,7 @@ class ErrorCode(StrEnum):
     # a review refused
     REVIEWS_BUSY = "reviews_busy"
     REVIEW_FAILED = "review_failed"
+    NOTHING_TO_REVIEW = "nothing_to_review"
 
 
 class RoomError(Exception):

@@ -327,6 +327,12 @@ async function showReview(match, names) {
     status.hidden = true;
     renderAccuracy($("accuracy-table"), review, names);
     $("review-note").hidden = false;
+    if (review.sample) {
+      // a long match: the server's review budget weighed a sample of its decisions
+      $("review-sample").textContent = `This match was long: the review weighed ${review.sample.reviewed} of its `
+        + `${review.sample.of} decisions, spread evenly over it.`;
+      $("review-sample").hidden = false;
+    }
     return review;
   } catch (error) {
     status.textContent = `The review is not available: ${error.message}`;

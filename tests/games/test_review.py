@@ -10,7 +10,15 @@ import pytest
 from games import REGISTRY
 from games.base import Engine
 from games.bots import choose, info_set
-from games.review import Budget, review_match, summary, weigh
+from games.review import (
+    Budget,
+    choice_moves,
+    review_match,
+    sample_evenly,
+    summary,
+    weigh,
+    weigh_part,
+)
 from games.search import action_key
 
 SMALL = Budget(iterations=12, playouts=6)
@@ -95,3 +103,26 @@ def test_a_review_never_depends_on_cards_the_seat_could_not_see(game: str) -> No
                 break
         state = engine.apply(state, seat, action)
     assert checked == 4
+
+
+def test_a_long_match_is_reviewed_on_an_even_sample_of_its_decisions() -> None:
+    """``sample_evenly`` keeps every decision up to its limit and past it spreads the limit
+    over the whole match, first and last included; the sample's decisions, weighed a part at a
+    time (each part going on from where the last stopped), are the whole review's."""
+    assert sample_evenly([1, 2, 3], 5) == [1, 2, 3]
+    assert sample_evenly(list(range(100)), 5) == [0, 25, 50, 74, 99]
+    assert sample_evenly(list(range(10)), 1) == [0]
+    engine = REGISTRY["abstrac"]
+    options, moves = bot_match(engine, 2, seed=11)
+    choices = choice_moves(engine, 2, 11, options, moves)
+    whole = {
+        d.seq: d.to_json()
+        for d in review_match(engine, 2, 11, options, moves, budget=SMALL, review_seed=3)
+    }
+    assert [moves[i][0] for i in choices] == sorted(whole)
+    sample = sample_evenly(choices, 9)
+    parts = [sample[:4], sample[4:]]
+    weighed = [
+        d for part in parts for d in weigh_part("abstrac", 2, 11, options, moves, SMALL, 3, part)
+    ]
+    assert weighed == [whole[moves[i][0]] for i in sample]
