@@ -268,6 +268,7 @@ def test_chat_comes_back_on_a_reconnect_without_the_spectators_channel_for_playe
 def test_chat_history_keeps_the_latest_fifty_across_a_restart(tmp_path: Path) -> None:
     count = 55
     quick = {"CARDROOM_MESSAGES_PER_SECOND": "1000", "CARDROOM_MESSAGE_BURST": "100"}
+    quick |= {"CARDROOM_CHAT_PER_MINUTE": "60000", "CARDROOM_CHAT_BURST": "100"}
     with private_server(tmp_path, quick) as server:
         host = Guest(server.url, "Host")
         room_id = host.create_room()["id"]
