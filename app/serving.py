@@ -7,13 +7,14 @@ exposed without the proxy needs (uvicorn has none of them).
   (else the connection closes; one that says nothing at all too). httptools keeps a header
   it has not seen the end of in memory however long it grows, and uvicorn's keep-alive timer
   runs only between requests.
-- :class:`WebSocketProtocol` (uvicorn's websockets protocol): every frame a client sends, the
-  protocol's pings and pongs included, counts against the socket's rate limit
-  (``CARDROOM_MESSAGES_PER_SECOND``, ``CARDROOM_MESSAGE_BURST``); ``CARDROOM_MESSAGE_OVERFLOW``
-  frames past it the socket is closed with 4029. Frames are parsed a slice of the bytes read at
-  a time, so a flood is cut off after a few KB of it, not after all that one read brought
-  (up to 256 KB: tens of thousands of tiny frames). The endpoint keeps its own limit of
-  messages (``rate_limited``, 4029) on any server.
+- :class:`WebSocketProtocol` (uvicorn's websockets protocol): the protocol's pings and pongs
+  count in the socket's rate limit, the endpoint's own bucket of messages, handed over in the
+  scope (``CARDROOM_MESSAGES_PER_SECOND``, ``CARDROOM_MESSAGE_BURST``), and
+  ``CARDROOM_MESSAGE_OVERFLOW`` past it the socket is closed with 4029 (the endpoint does the
+  same for messages). What a read brought (up to 256 KB: tens of thousands of tiny frames) is
+  parsed 4 KB at a time, the next slice only once the endpoint took the last one's messages,
+  and nothing before the endpoint's accept; a socket closed for flooding is never parsed
+  again. So a flood is cut off after a few KB of it.
 
 Both are plain subclasses: other servers (uvicorn's command line, gunicorn, hypercorn) serve
 the same app without them.
