@@ -92,8 +92,9 @@ class Settings(BaseSettings):
     challenges_per_address: int = Field(60, ge=1)
     # a guest nobody used (never seated, hosting, chatting, playing) and unseen this long goes
     guest_unused_days: float = Field(30.0, gt=0)
-    # Argon2id hashes computed at once by a process (64 MB each), and how many may wait
-    hashes_at_once: int = Field(2, ge=1)
+    # Argon2id hashes computed at once by a process (64 MB and 4 threads each; a replica is
+    # sized for one core), and how many may wait
+    hashes_at_once: int = Field(1, ge=1)
     hash_queue: int = Field(64, ge=1)
     # adding a passkey needs a sign-in this recent on the device, or the password again
     reauth_seconds: float = Field(600.0, gt=0)

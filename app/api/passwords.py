@@ -5,9 +5,10 @@ returned.
 An Argon2id hash takes tens of milliseconds of a core and 64 MB: a request that asks for one is
 costly, so a route does every cheap check first (the limits, the username's form and owner,
 the password's strength), and the hashes of one process run on a few threads at once
-(``CARDROOM_HASHES_AT_ONCE``). The ones waiting for a thread take turns by client address
-(each lane is an address, served in rotation), so one address's flood of hashes delays
-another's by one hash per waiting address, not by the whole flood; past
+(``CARDROOM_HASHES_AT_ONCE``, 1 by default: a hash already keeps 4 threads busy, and a
+replica is sized for one core). The ones waiting take turns by client address (a lane each,
+served in rotation, a new lane before the one served last), so one address's flood delays
+another address's hash by the hash under way, not by the whole flood; past
 ``CARDROOM_HASH_QUEUE`` waiting, 503 ``busy``.
 """
 
@@ -100,7 +101,9 @@ class Hasher:
         self._threads = ThreadPoolExecutor(at_once, thread_name_prefix="argon2")
         self._free = at_once
         self._queue = queue
+        # the lanes with hashes waiting, in the order they are served (then moved to the end)
         self._lanes: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        self._last: str | None = None  # the lane served last
         self.waiting = 0
         self.running = 0
         self.most_at_once = 0  # the most hashes ever computed at once
@@ -135,6 +138,7 @@ class Hasher:
     async def _turn(self, lane: str) -> None:
         if self._free > 0 and not self._lanes:
             self._free -= 1
+            self._last = lane
             return
         if self.waiting >= self._queue:
             raise ApiError(
@@ -144,7 +148,13 @@ class Hasher:
                 {"Retry-After": "2"},
             )
         turn = asyncio.get_running_loop().create_future()
-        self._lanes.setdefault(lane, deque()).append(turn)
+        if lane not in self._lanes:
+            # a lane joins the round before the one served last (which went to the end): one
+            # address's flood delays a newcomer by the hash under way, not by one more
+            self._lanes[lane] = deque()
+            if self._last in self._lanes and self._last != lane:
+                self._lanes.move_to_end(self._last)
+        self._lanes[lane].append(turn)
         self.waiting += 1
         try:
             await turn
@@ -166,6 +176,7 @@ class Hasher:
             lane, turns = next(iter(self._lanes.items()))
             turn = turns.popleft()
             self.waiting -= 1
+            self._last = lane
             if turns:
                 self._lanes.move_to_end(lane)
             else:

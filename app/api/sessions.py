@@ -106,9 +106,13 @@ async def password_checked(
     device cookie) the attempt counts for that device instead of the username: someone else
     failing for the username does not lock its owner out there."""
     key, address = username_key(username), client_key(request)
-    account = await account_by_username(services.db, username)
-    device = await known_device(request, services, account.player_id) if account else None
+    account, device = None, None
+    if DEVICE_COOKIE in request.cookies:  # whose browser it is needs the account first
+        account = await account_by_username(services.db, username)
+        device = await known_device(request, services, account.player_id) if account else None
     ticket: Ticket = await within_limit(services.limits.signin(key, address, device))
+    if device is None:
+        account = await account_by_username(services.db, username)
     try:
         matches = await services.hasher.matches(
             password, account.password_hash if account else None, address

@@ -9,7 +9,8 @@ and one at a time per key: on Postgres under an advisory lock per key, on SQLite
 database's one write lock, which its insert takes first. So at most ``most`` attempts ever
 count in a window, on one process or several, however many race. An attempt past the limit
 is rolled back (it did no work, so it does not lengthen the lockout) and refused with the
-seconds until a place frees; while a key is full, a refusal is one read, no write.
+seconds until a place frees; while a key is full, a refusal is one read, no write, and for a
+couple of seconds after one, not even the read (a flood's refusals cost the database little).
 
 The same table keeps every kind (``signin_failures``: it first held failed sign-ins only).
 :meth:`Limits.tidy` also forgets, at most once a minute per process, passkey challenges past
@@ -34,6 +35,15 @@ from app.db.players import forget_unused_guests
 from app.timestamps import aware
 
 TIDY_EVERY_S = 60.0
+# A key found full is refused from memory for this long (or until a place frees, if sooner)
+# before the database is asked again: only ever more refusals, never one more attempt counted
+# (another process's success clearing a username is seen here that much later).
+REMEMBER_FULL = timedelta(seconds=2)
+REMEMBER_AT_MOST = 100_000
+
+
+def _seconds(wait: timedelta) -> int:
+    return max(1, math.ceil(wait.total_seconds()))
 
 
 class TooMany(Exception):
@@ -79,15 +89,19 @@ class AttemptLog:
     horizon: timedelta  # the longest window: rows older than this count for nothing
 
     _swept: float = field(init=False, default=-math.inf)
+    # keys found full lately: key -> (when a place frees, when it was seen full)
+    _full: dict[str, tuple[datetime, datetime]] = field(init=False, default_factory=dict)
 
     async def take(self, hits: Sequence[tuple[Rule, str]]) -> Ticket:
         """Count one attempt against each ``(rule, value)``; raise :class:`TooMany` (having
         stored nothing) if any of them is past its limit."""
         now = self.now()
         rules = {_key(rule.kind, value): rule for rule, value in hits}
-        async with self.db.connect() as conn:
-            wait = self._wait(rules, await self._recent(conn, rules, now), now, ())
-        if wait is not None:  # full already: one read, no write
+        wait = self._remembered(rules, now)
+        if wait is None:
+            async with self.db.connect() as conn:
+                wait = self._wait(rules, await self._recent(conn, rules, now), now, ())
+        if wait is not None:  # full already: one read (or none), no write
             raise TooMany(wait)
         await self._sweep(now)
         async with self.db.connect() as conn, conn.begin() as transaction:
@@ -122,11 +136,16 @@ class AttemptLog:
             async with self.db.begin() as conn:
                 await conn.execute(delete(Attempt).where(Attempt.id.in_(ticket.ids)))
 
-    async def clear(self, rule: Rule, value: str) -> None:
-        """Forget every attempt through ``value`` (a sign-in that succeeded clears its
-        username's failures)."""
+    async def clear(self, keys: Sequence[tuple[Rule, str]], ticket: Ticket = Ticket()) -> None:
+        """Forget every attempt through each ``(rule, value)`` and the ticket's (a sign-in
+        that succeeded clears its username's failures and counts for nothing itself)."""
+        hashed = [_key(rule.kind, value) for rule, value in keys]
+        for key in hashed:
+            self._full.pop(key, None)
         async with self.db.begin() as conn:
-            await conn.execute(delete(Attempt).where(Attempt.key == _key(rule.kind, value)))
+            await conn.execute(
+                delete(Attempt).where(Attempt.key.in_(hashed) | Attempt.id.in_(ticket.ids))
+            )
 
     @staticmethod
     async def _recent(
@@ -154,16 +173,34 @@ class AttemptLog:
         mine: tuple[int, ...],
     ) -> int | None:
         """Seconds until every key full without ``mine`` has a place again; ``None`` if none is
-        full."""
-        waits = []
+        full. The full ones are remembered for :data:`REMEMBER_FULL`."""
+        frees = {}
         for key, rule in rules.items():
             others = [at for at, row_id in recent.get(key, ()) if row_id not in mine]
             if len(others) >= rule.most:
                 # (an attempt stamped a moment after ``now``, by another process, waits no
                 # longer than a window)
-                lapse = others[rule.most - 1] + rule.window - now
-                waits.append(min(lapse, rule.window).total_seconds())
-        return max(1, math.ceil(max(waits))) if waits else None
+                frees[key] = min(others[rule.most - 1] + rule.window, now + rule.window)
+        if len(self._full) > REMEMBER_AT_MOST:
+            self._full.clear()
+        for key, free in frees.items():
+            self._full[key] = (free, now)
+        return _seconds(max(frees.values()) - now) if frees else None
+
+    def _remembered(self, rules: dict[str, Rule], now: datetime) -> int | None:
+        """Seconds to wait if a key was seen full within :data:`REMEMBER_FULL` and still is by
+        the clock, without asking the database (a flood's refusal is then no read at all)."""
+        frees = []
+        for key in rules:
+            seen = self._full.get(key)
+            if seen is None:
+                continue
+            free, noted = seen
+            if now < free and now - noted < REMEMBER_FULL:
+                frees.append(free)
+            else:
+                del self._full[key]
+        return _seconds(max(frees) - now) if frees else None
 
 
 @dataclass
@@ -208,10 +245,10 @@ class Limits:
     ) -> None:
         """The password was right: the attempt does not count, nor do the username's (or the
         device's) failures before it."""
-        await self.log.give_back(ticket)
-        await self.log.clear(self.username, username_key)
+        cleared = [(self.username, username_key)]
         if device is not None:
-            await self.log.clear(self.device, device)
+            cleared.append((self.device, device))
+        await self.log.clear(cleared, ticket)
 
     async def claim(self, player_id: int, address: str) -> Ticket:
         """A claim about to look a username up (whether it is taken tells who exists)."""

@@ -77,12 +77,16 @@ async def at_once(requests: list[tuple[str, str, str, dict[str, Any], dict[str, 
         )
 
 
-@pytest.fixture(scope="module")
-def pair(tmp_path_factory: pytest.TempPathFactory, backend: str) -> Iterator[list[ServerProcess]]:
+@pytest.fixture
+def pair(tmp_path: Path, backend: str) -> Iterator[list[ServerProcess]]:
     """Two processes of one fresh database of ``backend`` (no Redis: the limits live in the
-    database), a per-address sign-in limit out of the way."""
-    env = {"CARDROOM_SIGNIN_FAILURES_PER_ADDRESS": "1000", "CARDROOM_HASH_QUEUE": "1000"}
-    tmp = tmp_path_factory.mktemp(f"pair-{backend}")
+    database), a per-address sign-in limit out of the way, a few database connections each."""
+    env = {
+        "CARDROOM_SIGNIN_FAILURES_PER_ADDRESS": "1000",
+        "CARDROOM_HASH_QUEUE": "1000",
+        "CARDROOM_DB_POOL_SIZE": "8",
+    }
+    tmp = tmp_path
     with private_server(tmp, env, backend=backend) as one:
         two = ServerProcess(
             database_url=one.database_url,
@@ -215,8 +219,8 @@ def test_hashes_run_a_few_at_once_and_take_turns_by_address(tmp_path: Path, back
 
         passwords = run_on_own_loop(run())
         assert passwords["most_at_once"] == 1
-        # the other address waited for one of the flood's hashes, not for all four
-        assert order.index("198.51.100.3") <= 2, order
+        # the other address waited for the flood's hash under way, not for the other three
+        assert order.index("198.51.100.3") == 1, order
 
 
 def test_guests_and_challenges_are_limited_per_address_an_ipv6_client_by_its_64(

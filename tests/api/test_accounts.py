@@ -19,6 +19,7 @@ from app.db.engine import make_engine
 from app.db.models import SigninFailure
 from tests.support.clients import Guest
 from tests.support.server import ServerProcess, private_server, run_on_own_loop
+from tests.support.waiting import until
 
 PASSWORD = "Gleaming-Otter-42"
 
@@ -277,8 +278,9 @@ def test_failed_sign_ins_are_limited_then_lifted(limited_server: ServerProcess) 
     _, other = claimed(base)
     assert sign_in(base, other, PASSWORD).status_code == 429
     pass_the_window(limited_server.database_url)
-    lifted = sign_in(base, username, PASSWORD)
-    assert lifted.status_code == 200, lifted.text
+    # a process refuses a key it saw full from memory for a moment (REMEMBER_FULL) before it
+    # asks the database again
+    until(lambda: sign_in(base, username, PASSWORD).status_code == 200, "the limit's lift")
     assert sign_in(base, other, PASSWORD).status_code == 200
 
 

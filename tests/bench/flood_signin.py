@@ -1,0 +1,221 @@
+"""A normal sign-in's time while the site is flooded, beside the same sign-in unloaded.
+
+    .venv/bin/python -m tests.bench.flood_signin [--seconds 8] [--loops 32] [--postgres]
+
+One server on 127.0.0.1 with the default limits (a fresh SQLite file, or a fresh database on
+the local Postgres with ``--postgres``). An owner signs in with the right password again and
+again, one sign-in at a time, from an address of their own: first with nothing else going on,
+then during each flood, sent by a separate process from one address (every client is on
+127.0.0.1, which the server trusts as a proxy; ``X-Forwarded-For`` names the address):
+
+- ``signin``: ``--loops`` connections sending wrong passwords as fast as answered, half for
+  one victim's username, half for usernames that do not exist (finding 1: 60 at once);
+- ``claims``: ``--loops`` guests, each claiming again and again (a free username and a strong
+  password, or a taken username; finding 3: 16 looping guests);
+- ``guests``: ``--loops`` connections making new guests.
+
+It prints the owner's median sign-in per phase and its ratio to the unloaded median (the goal:
+within 2x), how the flood was answered, and the server's hash counters. Every phase is bounded
+by ``--seconds``; nothing listens beyond 127.0.0.1, and the server and the flood process are
+this benchmark's children, stopped by their own handles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import statistics
+import tempfile
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.support.clients import PLAIN
+from tests.support.server import ServerProcess, free_port, fresh_database
+
+POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+PASSWORD = "Gleaming-Otter-42"
+OWNER_ADDRESS = "198.51.100.10"
+FLOOD_ADDRESS = "203.0.113.1"
+# the site's own limits: only the per-address ones on new guests, claims and challenges are
+# lifted by the test servers (SCRIPTED_CLIENTS), so they are set back here
+DEFAULT_LIMITS = {
+    "CARDROOM_GUESTS_PER_ADDRESS": "30",
+    "CARDROOM_CHALLENGES_PER_ADDRESS": "60",
+    "CARDROOM_CLAIMS_PER_ADDRESS": "50",
+    "CARDROOM_REDIS_URL": "",
+}
+
+
+def headers(address: str) -> dict[str, str]:
+    return {"X-Forwarded-For": address}
+
+
+def new_account(base: str, address: str, name: str) -> tuple[str, str]:
+    """A guest made and claimed from ``address``: its token and username."""
+    guest = httpx.post(
+        f"{base}/api/players", json={"name": name}, headers=headers(address), verify=PLAIN
+    )
+    guest.raise_for_status()
+    token, username = guest.json()["token"], f"u{uuid.uuid4().hex[:12]}"
+    claim = httpx.post(
+        f"{base}/api/account",
+        json={"username": username, "password": PASSWORD},
+        headers={**headers(address), "Authorization": f"Bearer {token}"},
+        timeout=30,
+        verify=PLAIN,
+    )
+    claim.raise_for_status()
+    return token, username
+
+
+def owner_sign_ins(base: str, username: str, seconds: float, least: int) -> list[float]:
+    """The owner's sign-in times, one after another, for ``seconds`` (at least ``least``)."""
+    times: list[float] = []
+    body = {"username": username, "password": PASSWORD}
+    with httpx.Client(
+        base_url=base, headers=headers(OWNER_ADDRESS), timeout=60, verify=PLAIN
+    ) as client:
+        client.get("/healthz")  # the connection is open before the clock starts
+        end = time.monotonic() + seconds
+        while time.monotonic() < end or len(times) < least:
+            start = time.perf_counter()
+            answer = client.post("/api/session", json=body)
+            times.append(time.perf_counter() - start)
+            if answer.status_code != 200:
+                raise RuntimeError(f"the owner's sign-in answered {answer.status_code}")
+    return times
+
+
+async def _flood(
+    kind: str, base: str, loops: int, seconds: float, extra: dict[str, Any]
+) -> Counter:
+    answered: Counter[str] = Counter()
+    end = time.monotonic() + seconds
+    async with httpx.AsyncClient(
+        base_url=base,
+        timeout=60,
+        limits=httpx.Limits(max_connections=loops, max_keepalive_connections=loops),
+        verify=PLAIN,
+    ) as client:
+
+        async def loop(n: int) -> None:
+            while time.monotonic() < end:
+                if kind == "signin":
+                    name = extra["victim"] if n % 2 else f"x{uuid.uuid4().hex[:12]}"
+                    request = client.post(
+                        "/api/session",
+                        json={"username": name, "password": "not-the-password"},
+                        headers=headers(FLOOD_ADDRESS),
+                    )
+                elif kind == "claims":
+                    name = extra["victim"] if n % 2 else f"c{uuid.uuid4().hex[:12]}"
+                    request = client.post(
+                        "/api/account",
+                        json={"username": name, "password": "Patient-Badger-71"},
+                        headers={
+                            **headers(FLOOD_ADDRESS),
+                            "Authorization": f"Bearer {extra['tokens'][n]}",
+                        },
+                    )
+                else:
+                    request = client.post(
+                        "/api/players", json={"name": "Flood"}, headers=headers(FLOOD_ADDRESS)
+                    )
+                try:
+                    answer = await request
+                    answered[str(answer.status_code)] += 1
+                except httpx.HTTPError as error:
+                    answered[type(error).__name__] += 1
+
+        await asyncio.gather(*(loop(n) for n in range(loops)))
+    return answered
+
+
+def flood(
+    kind: str, base: str, loops: int, seconds: float, extra: dict[str, Any], out: Any
+) -> None:
+    """A flood process's work: what it was answered goes to ``out``."""
+    out.put(dict(asyncio.run(_flood(kind, base, loops, seconds, extra))))
+
+
+def passwords(base: str) -> dict[str, int]:
+    return httpx.get(f"{base}/healthz", verify=PLAIN).json()["passwords"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="each phase's length")
+    parser.add_argument("--loops", type=int, default=32, help="the flood's connections")
+    parser.add_argument("--postgres", action="store_true")
+    args = parser.parse_args()
+    if not 0 < args.seconds <= 60 or not 0 < args.loops <= 256:
+        parser.error("--seconds 0-60, --loops 1-256")
+    if args.postgres:
+        os.environ["CARDROOM_TEST_DATABASE_URL"] = POSTGRES
+    context = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory() as tmp, fresh_database(Path(tmp)) as url:
+        server = ServerProcess(url, free_port(), DEFAULT_LIMITS, Path(tmp) / "server.log")
+        server.start()
+        try:
+            base = server.url
+            _, owner = new_account(base, OWNER_ADDRESS, "Owner")
+            _, victim = new_account(base, "198.51.100.20", "Victim")
+            # the claims flood's guests: each made from an address of its own, as a bot's
+            tokens = [
+                httpx.post(
+                    f"{base}/api/players",
+                    json={"name": f"Bot {n}"},
+                    headers=headers(f"192.0.2.{n + 1}"),
+                    verify=PLAIN,
+                ).json()["token"]
+                for n in range(args.loops)
+            ]
+            owner_sign_ins(base, owner, 0, 3)  # warm up
+            unloaded = owner_sign_ins(base, owner, args.seconds, 10)
+            base_median = statistics.median(unloaded)
+            rows = [("unloaded", unloaded, None, passwords(base))]
+            for kind in ("signin", "claims", "guests"):
+                out = context.Queue()
+                extra = {"victim": victim, "tokens": tokens}
+                sender = context.Process(
+                    target=flood, args=(kind, base, args.loops, args.seconds, extra, out)
+                )
+                sender.start()
+                time.sleep(0.5)  # the flood is under way before the first sign-in
+                try:
+                    during = owner_sign_ins(base, owner, args.seconds - 1.0, 5)
+                    answered = out.get(timeout=args.seconds + 60)
+                finally:
+                    sender.join(args.seconds + 60)
+                    if sender.is_alive():
+                        sender.terminate()
+                rows.append((f"{kind} flood", during, answered, passwords(base)))
+            after = owner_sign_ins(base, owner, args.seconds, 10)
+            rows.append(("unloaded again", after, None, passwords(base)))
+        finally:
+            server.stop()
+    db = "postgres" if args.postgres else "sqlite"
+    print(f"owner's sign-in, {db}, {args.loops} flood connections, {args.seconds:g} s a phase")
+    for label, times, answered, hashes in rows:
+        median = statistics.median(times)
+        ratio = median / base_median
+        flood_said = ", ".join(f"{n} x {code}" for code, n in sorted((answered or {}).items()))
+        print(
+            f"{label:<16} n={len(times):<4} p50={median * 1000:7.1f} ms  "
+            f"max={max(times) * 1000:7.1f} ms  ratio={ratio:4.2f}x"
+            + (f"  flood answered: {flood_said}" if answered else "")
+        )
+        print(f"{'':<16} hashes so far: {hashes['hashed']}, most at once {hashes['most_at_once']}")
+    worst = max(statistics.median(t) for _, t, a, _ in rows if a) / base_median
+    print(f"worst ratio under a flood: {worst:.2f}x (goal: within 2x)")
+
+
+if __name__ == "__main__":
+    main()
