@@ -222,5 +222,7 @@ class RoomManager:
         runtime = self.loaded(room_id)
         if runtime is None:
             return
+        if runtime.shared:  # a (re)connecting player sees every stored move, wherever made
+            await self.replication.catch_up(runtime)
         await self.attendance.changed_here(runtime)
         self.directory.forget(room_id)

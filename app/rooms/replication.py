@@ -57,6 +57,22 @@ class Replication:
         else:
             await self.runner.run(runtime, lambda: self._follow(runtime, event))
 
+    async def catch_up(self, runtime: RoomRuntime) -> None:
+        """Read the moves stored after ours: another process may have made some whose events
+        never came (it died between its commit and its publish)."""
+
+        async def caught_up() -> Effects:
+            match = runtime.match
+            if match is None or not runtime.playing:
+                return Effects()
+            seq = runtime.seq
+            runtime.catch_up(await self.store.load_moves(match.id, seq))
+            runtime.settle()
+            moved = runtime.seq != seq
+            return Effects(room=moved and runtime.terminal is not None, state=moved)
+
+        await self.runner.run(runtime, caught_up)
+
     @staticmethod
     def _behind(runtime: RoomRuntime, event: dict[str, Any]) -> bool:
         """Another process's match of this room is further on than this one's."""

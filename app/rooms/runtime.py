@@ -54,6 +54,7 @@ class RoomRuntime:
         # unless the process says so again (a process that crashed says nothing more)
         self.remote_present: dict[str, set[int]] = {}
         self.remote_until: dict[str, datetime] = {}
+        self.shared = False  # another process has spoken of the room: it may be ahead of us
         self.bot_tasks: dict[Seat, asyncio.Task[None]] = {}
         self.timer: asyncio.Task[None] | None = None
         self.touched = touched  # when this process last used the room (the manager's clock)
@@ -266,6 +267,7 @@ class RoomRuntime:
         """``process`` says who is connected there, true until ``until``; ``True`` if that
         changes who is there."""
         changed = self.remote_present.get(process) != players
+        self.shared = True
         self.remote_present[process] = players
         self.remote_until[process] = until
         return changed
