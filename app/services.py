@@ -114,7 +114,12 @@ class Services:
             replays,
             reviews,
             limits,
-            Hasher(settings.hashes_at_once, settings.hash_queue),
+            Hasher(
+                settings.hashes_at_once,
+                settings.hash_queue,
+                settings.hash_burst_per_address,
+                settings.hash_seconds_per_address,
+            ),
             clock,
         )
         loop = asyncio.get_running_loop()

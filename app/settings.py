@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     # sized for one core), and how many may wait
     hashes_at_once: int = Field(1, ge=1)
     hash_queue: int = Field(64, ge=1)
+    # one client address's hashes: this many at once, then one every so many seconds
+    hash_burst_per_address: int = Field(3, ge=1)
+    hash_seconds_per_address: float = Field(1.0, ge=0.01)
     # adding a passkey needs a sign-in this recent on the device, or the password again
     reauth_seconds: float = Field(600.0, gt=0)
     host: str = "127.0.0.1"

@@ -73,6 +73,7 @@ async def claim_account(
     player, address = caller.player, client_key(request)
     username = clean_username(body.username)
     refuse_weak(body.password, username)
+    services.hasher.refuse_if_full(address)
     await within_limit(services.limits.claim(player.id, address), TOO_MANY_CLAIMS)
     if await account_of(services.db, player.id) is not None:
         raise ApiError(409, "already_claimed", ALREADY)

@@ -8,13 +8,17 @@ the password's strength), and the hashes of one process run on a few threads at 
 (``CARDROOM_HASHES_AT_ONCE``, 1 by default: a hash already keeps 4 threads busy, and a
 replica is sized for one core). The ones waiting take turns by client address (a lane each,
 served in rotation, a new lane before the one served last), so one address's flood delays
-another address's hash by the hash under way, not by the whole flood; past
-``CARDROOM_HASH_QUEUE`` waiting, 503 ``busy``.
+another address's hash by the hash under way, not by the whole flood; and each lane is paced
+(``CARDROOM_HASH_BURST_PER_ADDRESS`` at once, then one every
+``CARDROOM_HASH_SECONDS_PER_ADDRESS``), so a flood's hashes leave the cores to everyone else.
+Past 8 waiting in a lane, or ``CARDROOM_HASH_QUEUE`` in all, 503 ``busy``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -92,18 +96,26 @@ def refuse_weak(password: str, username: str) -> None:
 
 T = TypeVar("T")
 
+# the hashes that may wait in one lane (a client address); past that, 503 busy
+LANE_MOST_WAITING = 8
+
 
 class Hasher:
     """Argon2id hashes on ``at_once`` threads of their own, the waiting ones taking turns by
-    lane (a client address) and at most ``queue`` of them waiting."""
+    lane (a client address), each lane paced by a token bucket (``burst`` hashes at once, then
+    one every ``every_s`` seconds: a flood's hashes are spread out instead of keeping every
+    core busy), at most :data:`LANE_MOST_WAITING` waiting in a lane and ``queue`` in all."""
 
-    def __init__(self, at_once: int, queue: int) -> None:
+    def __init__(self, at_once: int, queue: int, burst: int = 3, every_s: float = 1.0) -> None:
+        self._burst, self._every = burst, every_s
         self._threads = ThreadPoolExecutor(at_once, thread_name_prefix="argon2")
         self._free = at_once
         self._queue = queue
         # the lanes with hashes waiting, in the order they are served (then moved to the end)
         self._lanes: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
         self._last: str | None = None  # the lane served last
+        self._buckets: dict[str, tuple[float, float]] = {}  # lane -> (hashes it may start, when)
+        self._wake: asyncio.TimerHandle | None = None
         self.waiting = 0
         self.running = 0
         self.most_at_once = 0  # the most hashes ever computed at once
@@ -120,7 +132,20 @@ class Hasher:
             return False
         return await self._run(lane, HASHER.verify, password, password_hash)
 
+    def refuse_if_full(self, lane: str) -> None:
+        """503 ``busy`` if a hash for ``lane`` would find no place to wait: asked before any
+        work a refused hash would waste (a limit's count, a lookup)."""
+        if self.waiting >= self._queue or len(self._lanes.get(lane, ())) >= LANE_MOST_WAITING:
+            raise ApiError(
+                503,
+                "busy",
+                "Too many sign-ins at once: try again in a moment.",
+                {"Retry-After": "2"},
+            )
+
     def close(self) -> None:
+        if self._wake is not None:
+            self._wake.cancel()
         self._threads.shutdown(wait=False, cancel_futures=True)
 
     async def _run(self, lane: str, work: Callable[..., T], *args: str) -> T:
@@ -136,17 +161,12 @@ class Hasher:
         return await asyncio.shield(computing)  # the request is cancelled meanwhile
 
     async def _turn(self, lane: str) -> None:
-        if self._free > 0 and not self._lanes:
+        now = time.monotonic()
+        if self._free > 0 and not self._lanes and self._ready_in(lane, now) == 0:
             self._free -= 1
-            self._last = lane
+            self._start(lane, now)
             return
-        if self.waiting >= self._queue:
-            raise ApiError(
-                503,
-                "busy",
-                "Too many sign-ins at once: try again in a moment.",
-                {"Retry-After": "2"},
-            )
+        self.refuse_if_full(lane)
         turn = asyncio.get_running_loop().create_future()
         if lane not in self._lanes:
             # a lane joins the round before the one served last (which went to the end): one
@@ -156,11 +176,13 @@ class Hasher:
                 self._lanes.move_to_end(self._last)
         self._lanes[lane].append(turn)
         self.waiting += 1
+        self._dispatch()
         try:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self._pass_on()  # handed a turn it will not use
+                self._free += 1  # handed a turn it will not use
+                self._dispatch()
             else:
                 self._leave(lane, turn)
             raise
@@ -168,23 +190,57 @@ class Hasher:
     def _done(self, _: object) -> None:
         self.running -= 1
         self.hashed += 1
-        self._pass_on()
+        self._free += 1
+        self._dispatch()
 
-    def _pass_on(self) -> None:
-        """Hand a free turn to the next lane in rotation, or keep it."""
-        while self._lanes:
-            lane, turns = next(iter(self._lanes.items()))
+    def _ready_in(self, lane: str, now: float) -> float:
+        """Seconds until ``lane`` may start a hash (0: now)."""
+        tokens, stamp = self._buckets.get(lane, (self._burst, now))
+        tokens = min(self._burst, tokens + (now - stamp) / self._every)
+        return 0.0 if tokens >= 1 else (1 - tokens) * self._every
+
+    def _start(self, lane: str, now: float) -> None:
+        tokens, stamp = self._buckets.get(lane, (self._burst, now))
+        tokens = min(self._burst, tokens + (now - stamp) / self._every)
+        if len(self._buckets) > 10_000:  # lanes long quiet are full again: forget them
+            self._buckets = {
+                key: (t, at)
+                for key, (t, at) in self._buckets.items()
+                if t + (now - at) / self._every < self._burst
+            }
+        self._buckets[lane] = (tokens - 1, now)
+        self._last = lane
+
+    def _dispatch(self) -> None:
+        """Hand free turns to the next ready lanes in rotation; if every waiting lane is paced,
+        look again when the first may go."""
+        now = time.monotonic()
+        while self._free > 0 and self._lanes:
+            soonest = math.inf
+            for lane in self._lanes:
+                wait = self._ready_in(lane, now)
+                if wait == 0:
+                    break
+                soonest = min(soonest, wait)
+            else:
+                if self._wake is None:
+                    self._wake = asyncio.get_running_loop().call_later(soonest, self._woken)
+                return
+            turns = self._lanes[lane]
             turn = turns.popleft()
             self.waiting -= 1
-            self._last = lane
             if turns:
                 self._lanes.move_to_end(lane)
             else:
                 del self._lanes[lane]
             if not turn.done():
+                self._free -= 1
+                self._start(lane, now)
                 turn.set_result(None)
-                return
-        self._free += 1
+
+    def _woken(self) -> None:
+        self._wake = None
+        self._dispatch()
 
     def _leave(self, lane: str, turn: asyncio.Future[None]) -> None:
         turns = self._lanes.get(lane)

@@ -106,6 +106,7 @@ async def password_checked(
     device cookie) the attempt counts for that device instead of the username: someone else
     failing for the username does not lock its owner out there."""
     key, address = username_key(username), client_key(request)
+    services.hasher.refuse_if_full(address)
     account, device = None, None
     if DEVICE_COOKIE in request.cookies:  # whose browser it is needs the account first
         account = await account_by_username(services.db, username)

@@ -4,7 +4,8 @@
 
 One server on 127.0.0.1 with the default limits (a fresh SQLite file, or a fresh database on
 the local Postgres with ``--postgres``). An owner signs in with the right password again and
-again, one sign-in at a time, from an address of their own: first with nothing else going on,
+again, one sign-in at a time, from addresses of their own in turn (one address's hashes are
+paced: a few at once, then one a second): first with nothing else going on,
 then during each flood, sent by a separate process from one address (every client is on
 127.0.0.1, which the server trusts as a proxy; ``X-Forwarded-For`` names the address):
 
@@ -17,13 +18,16 @@ then during each flood, sent by a separate process from one address (every clien
 It prints the owner's median sign-in per phase and its ratio to the unloaded median (the goal:
 within 2x), how the flood was answered, and the server's hash counters. Every phase is bounded
 by ``--seconds``; nothing listens beyond 127.0.0.1, and the server and the flood process are
-this benchmark's children, stopped by their own handles.
+this benchmark's children, stopped by their own handles. The server runs on core 0 (a replica
+is sized for one core) and the clients on core 1, so the flood's own client does not take the
+server's CPU (``--no-pin`` leaves both free).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import statistics
@@ -42,6 +46,7 @@ from tests.support.server import ServerProcess, free_port, fresh_database
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 PASSWORD = "Gleaming-Otter-42"
 OWNER_ADDRESS = "198.51.100.10"
+OWNER_ADDRESSES = [f"198.51.100.{n}" for n in range(100, 120)]
 FLOOD_ADDRESS = "203.0.113.1"
 # the site's own limits: only the per-address ones on new guests, claims and challenges are
 # lifted by the test servers (SCRIPTED_CLIENTS), so they are set back here
@@ -76,17 +81,18 @@ def new_account(base: str, address: str, name: str) -> tuple[str, str]:
 
 
 def owner_sign_ins(base: str, username: str, seconds: float, least: int) -> list[float]:
-    """The owner's sign-in times, one after another, for ``seconds`` (at least ``least``)."""
+    """The owner's sign-in times, one after another, for ``seconds`` (at least ``least``),
+    from the owner's addresses in turn (people sign in once, not five times a second: one
+    address's hashes are paced)."""
     times: list[float] = []
     body = {"username": username, "password": PASSWORD}
-    with httpx.Client(
-        base_url=base, headers=headers(OWNER_ADDRESS), timeout=60, verify=PLAIN
-    ) as client:
+    with httpx.Client(base_url=base, timeout=60, verify=PLAIN) as client:
         client.get("/healthz")  # the connection is open before the clock starts
         end = time.monotonic() + seconds
         while time.monotonic() < end or len(times) < least:
+            address = OWNER_ADDRESSES[len(times) % len(OWNER_ADDRESSES)]
             start = time.perf_counter()
-            answer = client.post("/api/session", json=body)
+            answer = client.post("/api/session", json=body, headers=headers(address))
             times.append(time.perf_counter() - start)
             if answer.status_code != 200:
                 raise RuntimeError(f"the owner's sign-in answered {answer.status_code}")
@@ -141,8 +147,18 @@ async def _flood(
 def flood(
     kind: str, base: str, loops: int, seconds: float, extra: dict[str, Any], out: Any
 ) -> None:
-    """A flood process's work: what it was answered goes to ``out``."""
+    """A flood process's work (on the clients' core): what it was answered goes to ``out``."""
+    pin(os.getpid(), extra["client_cores"])
     out.put(dict(asyncio.run(_flood(kind, base, loops, seconds, extra))))
+
+
+def pin(pid: int, cores: set[int] | None) -> None:
+    """Every thread of process ``pid`` (and the threads it makes later) on ``cores``."""
+    if cores is None:
+        return
+    for thread in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(int(thread), cores)
 
 
 def passwords(base: str) -> dict[str, int]:
@@ -154,7 +170,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="each phase's length")
     parser.add_argument("--loops", type=int, default=32, help="the flood's connections")
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="do not put the server on core 0 and the clients on core 1 (a replica has a core)",
+    )
     args = parser.parse_args()
+    pinned = not args.no_pin and len(os.sched_getaffinity(0)) >= 2
+    server_cores, client_cores = ({0}, {1}) if pinned else (None, None)
     if not 0 < args.seconds <= 60 or not 0 < args.loops <= 256:
         parser.error("--seconds 0-60, --loops 1-256")
     if args.postgres:
@@ -163,6 +186,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, fresh_database(Path(tmp)) as url:
         server = ServerProcess(url, free_port(), DEFAULT_LIMITS, Path(tmp) / "server.log")
         server.start()
+        assert server.process is not None
+        pin(server.process.pid, server_cores)
+        pin(os.getpid(), client_cores)
         try:
             base = server.url
             _, owner = new_account(base, OWNER_ADDRESS, "Owner")
@@ -183,7 +209,7 @@ def main() -> None:
             rows = [("unloaded", unloaded, None, passwords(base))]
             for kind in ("signin", "claims", "guests"):
                 out = context.Queue()
-                extra = {"victim": victim, "tokens": tokens}
+                extra = {"victim": victim, "tokens": tokens, "client_cores": client_cores}
                 sender = context.Process(
                     target=flood, args=(kind, base, args.loops, args.seconds, extra, out)
                 )
@@ -202,7 +228,11 @@ def main() -> None:
         finally:
             server.stop()
     db = "postgres" if args.postgres else "sqlite"
-    print(f"owner's sign-in, {db}, {args.loops} flood connections, {args.seconds:g} s a phase")
+    where = "server on core 0, clients on core 1" if pinned else "not pinned"
+    print(
+        f"owner's sign-in, {db}, {args.loops} flood connections, {args.seconds:g} s a phase, "
+        f"{where}"
+    )
     for label, times, answered, hashes in rows:
         median = statistics.median(times)
         ratio = median / base_median
