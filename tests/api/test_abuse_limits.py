@@ -223,6 +223,43 @@ def test_hashes_run_a_few_at_once_and_take_turns_by_address(tmp_path: Path, back
         assert order.index("198.51.100.3") == 1, order
 
 
+def test_one_addresss_hashes_are_paced_and_few_wait(tmp_path: Path, backend: str) -> None:
+    env = {"CARDROOM_HASH_BURST_PER_ADDRESS": "1", "CARDROOM_HASH_SECONDS_PER_ADDRESS": "0.5"}
+    with private_server(tmp_path, env, backend=backend) as server:
+        base = server.url
+        order: list[str] = []
+
+        async def sign_in(client: httpx.AsyncClient, address: str) -> int:
+            wrong = {"username": unique_username(), "password": PASSWORD}
+            answer = await client.post("/api/session", json=wrong, headers=from_address(address))
+            order.append(f"{address} {answer.status_code}")
+            return answer.status_code
+
+        async def run() -> tuple[list[int], int]:
+            async with httpx.AsyncClient(
+                base_url=base,
+                timeout=60,
+                limits=httpx.Limits(max_connections=None, max_keepalive_connections=0),
+                verify=PLAIN,
+            ) as client:
+                flood = [asyncio.create_task(sign_in(client, "203.0.113.2")) for _ in range(10)]
+
+                async def eight_wait() -> bool:
+                    health = (await client.get("/healthz")).json()["passwords"]
+                    return health["waiting"] == 8 and len(order) >= 1
+
+                await until_async(eight_wait, "one hash under way or done, eight waiting")
+                other = await sign_in(client, "198.51.100.4")
+                return list(await asyncio.gather(*flood)), other
+
+        flood, other = run_on_own_loop(run())
+        # one at once, then one every half second: nine hashed in turn, the tenth found no place
+        assert sorted(flood) == [401] * 9 + [503], flood
+        assert other == 401
+        # the other address did not wait for the flood's turns
+        assert order.index("198.51.100.4 401") <= 3, order
+
+
 def test_guests_and_challenges_are_limited_per_address_an_ipv6_client_by_its_64(
     tmp_path: Path, backend: str
 ) -> None:

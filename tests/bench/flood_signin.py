@@ -48,12 +48,13 @@ PASSWORD = "Gleaming-Otter-42"
 OWNER_ADDRESS = "198.51.100.10"
 OWNER_ADDRESSES = [f"198.51.100.{n}" for n in range(100, 120)]
 FLOOD_ADDRESS = "203.0.113.1"
-# the site's own limits: only the per-address ones on new guests, claims and challenges are
+# the site's own limits: the per-address ones on new guests, claims, challenges and hashes are
 # lifted by the test servers (SCRIPTED_CLIENTS), so they are set back here
 DEFAULT_LIMITS = {
     "CARDROOM_GUESTS_PER_ADDRESS": "30",
     "CARDROOM_CHALLENGES_PER_ADDRESS": "60",
     "CARDROOM_CLAIMS_PER_ADDRESS": "50",
+    "CARDROOM_HASH_BURST_PER_ADDRESS": "3",
     "CARDROOM_REDIS_URL": "",
 }
 

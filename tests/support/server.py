@@ -34,10 +34,12 @@ SCRIPTED_CLIENTS = {
     "CARDROOM_GUESTS_PER_ADDRESS": "1000000",
     "CARDROOM_CHALLENGES_PER_ADDRESS": "1000000",
     "CARDROOM_CLAIMS_PER_ADDRESS": "1000000",
+    "CARDROOM_HASH_BURST_PER_ADDRESS": "1000000",
 }
 """Every scripted client comes from 127.0.0.1, so every server a test or a benchmark starts
-lets that address make guests, claims and passkey challenges without a limit, unless its own
-environment sets one (tests/api/test_abuse_limits.py tests them)."""
+lets that address make guests, claims and passkey challenges without a limit, and hash
+without pacing, unless its own environment sets them (tests/api/test_abuse_limits.py,
+tests/bench/flood_signin.py)."""
 
 
 def free_port() -> int:
