@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -76,7 +78,6 @@ class Services:
             rematch_seconds=settings.rematch_seconds,
             heartbeat=settings.presence_heartbeat_seconds,
         )
-        await broker.start(manager.on_event)
         replays = Replays(db)
         reviews = Reviews(
             db,
@@ -122,12 +123,29 @@ class Services:
             ),
             clock,
         )
+        await broker.start(manager.on_event, on_player=services.heard_of_player)
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())
         services.sweeping = loop.create_task(manager.sweep(), name="evict idle rooms")
         if settings.redis_url:  # one process alone has no one to tell
             services.beating = loop.create_task(manager.beat(), name="presence heartbeat")
         return services
+
+    async def sessions_ended(self, player_id: int, token_hashes: Iterable[str]) -> None:
+        """Sessions of the player just ended here: on every process their tokens name nobody
+        from now on and the player's sockets close (4001). Each socket reconnects, and one
+        whose session ended hears 4401."""
+        ended = list(token_hashes)
+        await self._forget_sessions(player_id, ended)
+        await self.broker.publish_player(player_id, {"kind": "signed_out", "sessions": ended})
+
+    async def heard_of_player(self, player_id: int, event: dict[str, Any]) -> None:
+        if event.get("kind") == "signed_out":
+            await self._forget_sessions(player_id, event["sessions"])
+
+    async def _forget_sessions(self, player_id: int, token_hashes: list[str]) -> None:
+        self.players.forget(token_hashes)
+        await self.hub.close_player(player_id)
 
     async def stop(self) -> None:
         tasks = [t for t in (self.resuming, self.sweeping, self.beating) if t is not None]

@@ -20,7 +20,7 @@ from app.api.addresses import client_key
 from app.api.deps import CallerDep, ServicesDep
 from app.api.errors import ApiError
 from app.api.passwords import refuse_weak
-from app.api.sessions import password_checked, sockets_end, within_limit
+from app.api.sessions import password_checked, within_limit
 from app.db.accounts import (
     AlreadyClaimed,
     UsernameTaken,
@@ -107,7 +107,6 @@ async def change_password(
         await services.hasher.hash(body.new_password, client_key(request)),
         keep_session=caller.session_id,
     )
-    services.players.forget(ended)
     if body.remove_passkeys:
         await remove_passkeys(services.db, caller.player.id)
-    await sockets_end(services, caller.player.id)
+    await services.sessions_ended(caller.player.id, ended)

@@ -137,18 +137,11 @@ async def sign_in(
     return await sign_in_as(account, request, response, services)
 
 
-async def sockets_end(services: Services, player_id: int) -> None:
-    """Close the player's open sockets on this process (4001): each reconnects, and one whose
-    session ended hears 4401."""
-    await services.hub.close_player(player_id)
-
-
 @router.delete("/session", status_code=204, response_class=Response)
 async def sign_out(caller: CallerDep, response: Response, services: ServicesDep) -> None:
     ended = await end_sessions(services.db, caller.player.id, only=caller.session_id)
-    services.players.forget(ended)
     take_token(response, services)
-    await sockets_end(services, caller.player.id)
+    await services.sessions_ended(caller.player.id, ended)
 
 
 @router.get("/sessions")
@@ -164,14 +157,13 @@ async def end_one(
     ended = await end_sessions(services.db, caller.player.id, only=session_id)
     if not ended:
         raise ApiError(404, "not_found", "You have no such session.")
-    services.players.forget(ended)
     if session_id == caller.session_id:
         take_token(response, services)
-    await sockets_end(services, caller.player.id)
+    await services.sessions_ended(caller.player.id, ended)
 
 
 @router.delete("/sessions", status_code=204, response_class=Response)
 async def end_all(caller: CallerDep, response: Response, services: ServicesDep) -> None:
-    services.players.forget(await end_sessions(services.db, caller.player.id))
+    ended = await end_sessions(services.db, caller.player.id)
     take_token(response, services)
-    await sockets_end(services, caller.player.id)
+    await services.sessions_ended(caller.player.id, ended)

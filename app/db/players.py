@@ -120,8 +120,8 @@ async def player_by_id(db: AsyncEngine, player_id: int) -> PlayerRecord | None:
 
 class PlayerDirectory:
     """Who a token names, the answers kept for ``ttl`` seconds (the most recent ``size``
-    tokens): a session ended in this process is forgotten at once (:meth:`forget`), one ended
-    by another process names nobody here after ``ttl`` at most."""
+    tokens): a session ended is forgotten at once (:meth:`forget`, told by the broker when it
+    ended on another process); one whose news was lost names nobody here after ``ttl``."""
 
     def __init__(self, db: AsyncEngine, size: int = 50_000, ttl: float = 10.0) -> None:
         self._db = db

@@ -2,7 +2,8 @@
 
 ``MemoryBroker`` serves one process (the embedded default); brokers sharing one
 ``MemoryBus`` behave like processes sharing Redis, which tests use. ``RedisBroker``
-uses Redis pub/sub, one channel per room. Neither delivers an event back to the
+uses Redis pub/sub, one channel per room and one for events about players, which every
+process hears. Neither delivers an event back to the
 process that published it: that process has already told its own viewers.
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 import orjson
 from redis import asyncio as aioredis
 
-from app.rooms.ports import BrokerHandler
+from app.rooms.ports import BrokerHandler, PlayerHandler
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +31,11 @@ class MemoryBroker:
     def __init__(self, bus: MemoryBus | None = None) -> None:
         self._bus = bus or MemoryBus()
         self._handler: BrokerHandler | None = None
+        self._on_player: PlayerHandler | None = None
         self._rooms: set[str] = set()
 
-    async def start(self, handler: BrokerHandler) -> None:
-        self._handler = handler
+    async def start(self, handler: BrokerHandler, on_player: PlayerHandler | None = None) -> None:
+        self._handler, self._on_player = handler, on_player
         self._bus.brokers.append(self)
 
     async def stop(self) -> None:
@@ -45,6 +47,11 @@ class MemoryBroker:
             if broker is not self and room_id in broker._rooms and broker._handler:
                 await broker._handler(room_id, event)
 
+    async def publish_player(self, player_id: int, event: dict[str, Any]) -> None:
+        for broker in self._bus.brokers:
+            if broker is not self and broker._on_player:
+                await broker._on_player(player_id, event)
+
     async def subscribe(self, room_id: str) -> None:
         self._rooms.add(room_id)
 
@@ -53,6 +60,7 @@ class MemoryBroker:
 
 
 CHANNEL_PREFIX = "cardroom:room:"
+PLAYERS_CHANNEL = "cardroom:players"
 OUTBOX_LIMIT = 100_000  # events waiting for Redis before new ones are dropped
 SEND_BATCH = 500
 SEND_ATTEMPTS = 3
@@ -68,12 +76,13 @@ class RedisBroker:
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         self._origin = uuid.uuid4().hex
         self._handler: BrokerHandler | None = None
+        self._on_player: PlayerHandler | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(OUTBOX_LIMIT)
 
-    async def start(self, handler: BrokerHandler) -> None:
-        self._handler = handler
-        await self._pubsub.subscribe(f"{CHANNEL_PREFIX}-")  # keeps the reader alive when idle
+    async def start(self, handler: BrokerHandler, on_player: PlayerHandler | None = None) -> None:
+        self._handler, self._on_player = handler, on_player
+        await self._pubsub.subscribe(PLAYERS_CHANNEL)  # also keeps the reader alive when idle
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._read(), name="redis-broker-read"),
@@ -88,11 +97,16 @@ class RedisBroker:
         await self._redis.aclose()
 
     async def publish(self, room_id: str, event: dict[str, Any]) -> None:
-        message = orjson.dumps({"origin": self._origin, "event": event})
+        self._queue(CHANNEL_PREFIX + room_id, {"origin": self._origin, "event": event})
+
+    async def publish_player(self, player_id: int, event: dict[str, Any]) -> None:
+        self._queue(PLAYERS_CHANNEL, {"origin": self._origin, "player": player_id, "event": event})
+
+    def _queue(self, channel: str, payload: dict[str, Any]) -> None:
         try:
-            self._outbox.put_nowait((CHANNEL_PREFIX + room_id, message))
+            self._outbox.put_nowait((channel, orjson.dumps(payload)))
         except asyncio.QueueFull:  # Redis has been away for a long while
-            log.error("redis broker outbox full: an event of room %s is dropped", room_id)
+            log.error("redis broker outbox full: an event on %s is dropped", channel)
 
     async def _send(self) -> None:
         while True:
@@ -129,10 +143,17 @@ class RedisBroker:
             if message is None or message.get("type") != "message":
                 continue
             payload = orjson.loads(message["data"])
-            if payload["origin"] == self._origin or self._handler is None:
+            if payload["origin"] == self._origin:
                 continue
-            room_id = message["channel"].decode()[len(CHANNEL_PREFIX) :]
+            channel = message["channel"].decode()
             try:
-                await self._handler(room_id, payload["event"])
+                await self._heard(channel, payload)
             except Exception:
-                log.exception("handling a broker event for room %s failed", room_id)
+                log.exception("handling a broker event on %s failed", channel)
+
+    async def _heard(self, channel: str, payload: dict[str, Any]) -> None:
+        if channel == PLAYERS_CHANNEL:
+            if self._on_player is not None:
+                await self._on_player(payload["player"], payload["event"])
+        elif self._handler is not None:
+            await self._handler(channel[len(CHANNEL_PREFIX) :], payload["event"])

@@ -8,19 +8,25 @@ from typing import Any, Protocol
 from app.db.players import PlayerRecord
 
 BrokerHandler = Callable[[str, dict[str, Any]], Awaitable[None]]
+PlayerHandler = Callable[[int, dict[str, Any]], Awaitable[None]]
 Frames = str | Mapping[int, str]
 """One frame for every connection of a room, or each player's own (by id; a player missing
 from it is sent nothing)."""
 
 
 class Broker(Protocol):
-    """Carries room events to the other server processes (never back to the sender)."""
+    """Carries room events, and events about one player wherever their sockets are, to the
+    other server processes (never back to the sender)."""
 
-    async def start(self, handler: BrokerHandler) -> None: ...
+    async def start(
+        self, handler: BrokerHandler, on_player: PlayerHandler | None = None
+    ) -> None: ...
 
     async def stop(self) -> None: ...
 
     async def publish(self, room_id: str, event: dict[str, Any]) -> None: ...
+
+    async def publish_player(self, player_id: int, event: dict[str, Any]) -> None: ...
 
     async def subscribe(self, room_id: str) -> None: ...
 

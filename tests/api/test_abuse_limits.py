@@ -206,21 +206,22 @@ def test_hashes_run_a_few_at_once_and_take_turns_by_address(tmp_path: Path, back
                 limits=httpx.Limits(max_connections=None, max_keepalive_connections=0),
                 verify=PLAIN,
             ) as client:
-                flood = [asyncio.create_task(sign_in(client, "203.0.113.1")) for _ in range(4)]
+                flood = [asyncio.create_task(sign_in(client, "203.0.113.1")) for _ in range(6)]
 
                 async def queued() -> bool:
                     health = (await client.get("/healthz")).json()["passwords"]
-                    return health["running"] == 1 and health["waiting"] == 3
+                    return health["running"] == 1 and health["waiting"] == 5
 
-                await until_async(queued, "four hashes from one address, three waiting")
+                await until_async(queued, "six hashes from one address, five waiting")
                 other = asyncio.create_task(sign_in(client, "198.51.100.3"))
                 await asyncio.gather(*flood, other)
                 return (await client.get("/healthz")).json()["passwords"]
 
         passwords = run_on_own_loop(run())
         assert passwords["most_at_once"] == 1
-        # the other address waited for the flood's hash under way, not for the other three
-        assert order.index("198.51.100.3") == 1, order
+        # the other address waited for the flood's hash under way when it came (on a loaded
+        # machine one or two more may end before its request is read), not for the five queued
+        assert order.index("198.51.100.3") <= 3, order
 
 
 def test_one_addresss_hashes_are_paced_and_few_wait(tmp_path: Path, backend: str) -> None:

@@ -13,11 +13,10 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import update
-from websockets.exceptions import ConnectionClosed
 
 from app.db.engine import make_engine
 from app.db.models import Session as SessionRow
-from tests.support.clients import PLAIN, Guest, RoomSocket
+from tests.support.clients import PLAIN, Guest, RoomSocket, closed_with
 from tests.support.passkeys import registration
 from tests.support.server import ServerProcess, private_server, run_on_own_loop
 
@@ -135,16 +134,6 @@ def test_passkeys_have_labels_and_times_and_a_password_change_may_remove_them(
     assert remove.status_code == 204, remove.text
     assert guest.http.get("/api/passkeys").json() == []
     assert signed_in(server.url, username, "Copper-Finch-31").get("/api/me").status_code == 200
-
-
-def closed_with(socket: RoomSocket) -> int:
-    """Read what the socket is sent until it closes: the close code."""
-    try:
-        while True:
-            socket.recv(timeout=10)
-    except ConnectionClosed as closed:
-        assert closed.rcvd is not None
-        return closed.rcvd.code
 
 
 def test_signing_out_and_a_password_change_close_the_players_sockets(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import copy
+import uuid
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from tests.support.clients import Guest, RoomSocket
+from tests.support.clients import Guest, RoomSocket, closed_with
 from tests.support.races import race_start_and_leave, together
 from tests.support.server import ServerProcess, free_port, run_on_own_loop
 
@@ -118,3 +119,23 @@ def test_room_changes_racing_on_two_processes_keep_the_rules(pair: list[ServerPr
         assert sorted(a.status_code for a in answers) == [200, 409]
         seats = httpx.get(f"{two.url}/api/rooms/{seats_room}", timeout=10).json()["seats"]
         assert [s["player"]["id"] for s in seats if s["player"]] == [greedy.id]
+
+
+def test_signing_out_on_one_process_closes_the_players_sockets_on_the_other(
+    pair: list[ServerProcess],
+) -> None:
+    one, two = pair
+    player = Guest(one.url, "Traveller")
+    account = {"username": f"u{uuid.uuid4().hex[:12]}", "password": "Gleaming-Otter-42"}
+    assert player.post("/api/account", account).status_code == 201
+    room_id = player.create_room()["id"]
+    there = RoomSocket(two.url, room_id, player.token, {})
+    there.expect("hello")
+    bystander = Guest(two.url, "Bystander")
+    theirs = bystander.socket(room_id)
+    theirs.expect("hello")
+    assert player.http.delete("/api/session").status_code == 204  # on process one
+    assert closed_with(there) == 4001
+    assert closed_with(RoomSocket(two.url, room_id, player.token, {})) == 4401
+    theirs.send({"type": "ping"})  # another player's socket on that process stays open
+    assert theirs.expect("pong")["type"] == "pong"

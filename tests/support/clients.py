@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 PLAIN = ssl.create_default_context()
@@ -123,3 +124,13 @@ class RoomSocket:
         """Cut the connection without the closing handshake, as a vanished client does (a
         handshake waits behind every frame this client never read)."""
         self.ws.socket.close()
+
+
+def closed_with(socket: RoomSocket) -> int:
+    """Read what the socket is sent until it closes: the close code."""
+    try:
+        while True:
+            socket.recv(timeout=10)
+    except ConnectionClosed as closed:
+        assert closed.rcvd is not None
+        return closed.rcvd.code

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from app.rooms.bot_scheduler import FairScheduler
+from tests.support.server import run_on_own_loop
 
 HANG_S = 5.0
 
@@ -65,7 +66,7 @@ def test_a_backlog_does_not_hold_up_a_room_that_starts_waiting() -> None:
         await bench.finish("A2")
         assert await bench.next_start() == "A3"
 
-    asyncio.run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_rooms_take_turns_one_job_each() -> None:
@@ -79,7 +80,7 @@ def test_rooms_take_turns_one_job_each() -> None:
             await bench.finish(order[-1])
         assert order == ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"]
 
-    asyncio.run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_no_more_than_slots_run_nor_per_room_of_one_room() -> None:
@@ -93,7 +94,7 @@ def test_no_more_than_slots_run_nor_per_room_of_one_room() -> None:
         await bench.finish("B1")
         assert await bench.next_start() == "B2"  # A already holds its two slots
 
-    asyncio.run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_a_cancelled_waiting_job_leaves_the_queue_and_never_starts() -> None:
@@ -108,7 +109,7 @@ def test_a_cancelled_waiting_job_leaves_the_queue_and_never_starts() -> None:
         await bench.finish("A1")
         assert await bench.next_start() == "A3"
 
-    asyncio.run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_a_turn_given_to_a_caller_cancelled_before_it_resumed_is_passed_on() -> None:
@@ -124,7 +125,7 @@ def test_a_turn_given_to_a_caller_cancelled_before_it_resumed_is_passed_on() -> 
         assert await bench.next_start() == "C1"
         assert bench.callers["B1"].cancelled() and bench.scheduler.running == 1
 
-    asyncio.run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_a_caller_cancelled_mid_job_holds_the_slot_until_the_job_ends() -> None:
@@ -140,7 +141,7 @@ def test_a_caller_cancelled_mid_job_holds_the_slot_until_the_job_ends() -> None:
         bench.jobs["A1"].set_result("A1")  # the worker is done: now B1 may start
         assert await bench.next_start() == "B1"
 
-    asyncio.run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_a_failing_job_fails_its_caller_and_frees_its_slot() -> None:
@@ -153,7 +154,7 @@ def test_a_failing_job_fails_its_caller_and_frees_its_slot() -> None:
             await bench.callers["A1"]
         assert await bench.next_start() == "A2"
 
-    asyncio.run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_a_job_that_cannot_start_frees_its_slot() -> None:
@@ -167,7 +168,7 @@ def test_a_job_that_cannot_start_frees_its_slot() -> None:
             await scheduler.run("A", broken)
         assert scheduler.running == 0
 
-    asyncio.run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_slots_must_be_positive() -> None:

@@ -15,6 +15,7 @@ from app.rooms.bots import QUICK_S, BotPlayer, decision_seed
 from games import REGISTRY
 from games.base import Seat, State
 from tests.games.playout import random_playout
+from tests.support.server import run_on_own_loop
 
 ABSPECKEN = REGISTRY["abspecken"]
 THINK_S = 0.05
@@ -63,7 +64,7 @@ def test_an_inline_bot_takes_the_same_time_with_one_action_as_with_many(level: s
             await released_at(bots, time, level, forced=False),
         )
 
-    assert asyncio.run(scenario()) == (QUICK_S, QUICK_S)
+    assert run_on_own_loop(scenario()) == (QUICK_S, QUICK_S)
 
 
 def test_a_hard_bot_takes_its_whole_budget_even_with_one_action() -> None:
@@ -78,7 +79,7 @@ def test_a_hard_bot_takes_its_whole_budget_even_with_one_action() -> None:
         finally:
             await bots.close()
 
-    assert asyncio.run(scenario()) == (THINK_S, THINK_S)
+    assert run_on_own_loop(scenario()) == (THINK_S, THINK_S)
 
 
 def test_a_rooms_hard_move_does_not_queue_behind_another_rooms_backlog() -> None:
@@ -99,7 +100,7 @@ def test_a_rooms_hard_move_does_not_queue_behind_another_rooms_backlog() -> None
         finally:
             await bots.close()
 
-    asyncio.run(scenario())
+    run_on_own_loop(scenario())
     assert replies == ["A", "B", "A", "A", "A", "A", "A"]  # first come, first served: B last
 
 
@@ -122,5 +123,5 @@ def test_a_bots_decision_is_seeded_by_the_match_the_move_and_the_seat() -> None:
             for _ in range(2)
         ]
 
-    first, second = asyncio.run(scenario())
+    first, second = run_on_own_loop(scenario())
     assert first == second and len({repr(a) for a in first}) > 1

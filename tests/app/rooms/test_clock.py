@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.rooms.clock import SYSTEM_CLOCK, ManualClock
+from tests.support.server import run_on_own_loop
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -21,7 +22,7 @@ def test_time_stands_still_until_advanced() -> None:
         with pytest.raises(ValueError):
             await clock.advance(-1)
 
-    asyncio.run(run())
+    run_on_own_loop(run())
 
 
 def test_sleepers_wake_in_time_order_each_at_its_own_time() -> None:
@@ -42,7 +43,7 @@ def test_sleepers_wake_in_time_order_each_at_its_own_time() -> None:
         assert woke == [("a", 1.0), ("b", 1.0), ("c", 3.0)] and clock.monotonic() == 11.5
         assert all(task.done() for task in tasks)
 
-    asyncio.run(run())
+    run_on_own_loop(run())
 
 
 def test_a_sleeper_woken_runs_on_and_its_next_sleeps_come_due_in_the_same_advance() -> None:
@@ -68,7 +69,7 @@ def test_a_sleeper_woken_runs_on_and_its_next_sleeps_come_due_in_the_same_advanc
         assert ticks == [1.0, 2.0, -2.5, 3.0] and children[0].done()
         task.cancel()
 
-    asyncio.run(run())
+    run_on_own_loop(run())
 
 
 def test_a_cancelled_sleep_is_never_woken_and_sleep_zero_waits_for_an_advance() -> None:
@@ -86,7 +87,7 @@ def test_a_cancelled_sleep_is_never_woken_and_sleep_zero_waits_for_an_advance() 
         await clock.advance(2)
         assert clock.monotonic() == 2
 
-    asyncio.run(run())
+    run_on_own_loop(run())
 
 
 def test_the_system_clock_tells_the_real_time() -> None:
@@ -97,4 +98,4 @@ def test_the_system_clock_tells_the_real_time() -> None:
         await SYSTEM_CLOCK.sleep(0.01)
         assert SYSTEM_CLOCK.monotonic() > start
 
-    asyncio.run(run())
+    run_on_own_loop(run())
