@@ -347,3 +347,19 @@ class RatingChange(Base):
     __table_args__ = (
         Index("ix_rating_history_player_game_match", "player_id", "game", "match_id"),
     )
+
+
+class Job(Base):
+    """A due job (``app/db/jobs.py``): its ``key`` says what it is for, once."""
+
+    __tablename__ = "jobs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    __table_args__ = (Index("ix_jobs_due", "due_at"),)
