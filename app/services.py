@@ -16,6 +16,7 @@ from app.db.limits import Limits
 from app.db.migrate import upgrade_to_head
 from app.db.players import PlayerDirectory
 from app.db.store import Store, open_store
+from app.jobs import JobRunner
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
 from app.rooms.clock import SYSTEM_CLOCK, Clock
@@ -41,9 +42,11 @@ class Services:
     limits: Limits
     hasher: Hasher
     clock: Clock
+    jobs: JobRunner
     resuming: asyncio.Task[None] | None = None
     sweeping: asyncio.Task[None] | None = None
     beating: asyncio.Task[None] | None = None
+    running_jobs: asyncio.Task[None] | None = None
 
     @classmethod
     async def start(cls, settings: Settings, *, clock: Clock = SYSTEM_CLOCK) -> Services:
@@ -122,11 +125,13 @@ class Services:
                 settings.hash_seconds_per_address,
             ),
             clock,
+            JobRunner(db, clock, {}, poll=settings.jobs_poll_seconds),
         )
         await broker.start(manager.on_event, on_player=services.heard_of_player)
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())
         services.sweeping = loop.create_task(manager.sweep(), name="evict idle rooms")
+        services.running_jobs = loop.create_task(services.jobs.run(), name="due jobs")
         if settings.redis_url:  # one process alone has no one to tell
             services.beating = loop.create_task(manager.beat(), name="presence heartbeat")
         return services
@@ -148,7 +153,8 @@ class Services:
         await self.hub.close_player(player_id)
 
     async def stop(self) -> None:
-        tasks = [t for t in (self.resuming, self.sweeping, self.beating) if t is not None]
+        running = (self.resuming, self.sweeping, self.beating, self.running_jobs)
+        tasks = [task for task in running if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

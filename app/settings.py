@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     # with several processes: how often each says again who is connected to its rooms; what it
     # said holds for three heartbeats (a crashed process's players are then absent)
     presence_heartbeat_seconds: float = Field(5.0, gt=0)
+    # how often each process looks for due jobs (deadlines, reminders, notifications) that
+    # another process scheduled; its own it runs on time
+    jobs_poll_seconds: float = Field(5.0, gt=0)
     # how long a rematch proposal waits for the other players' answers
     rematch_seconds: float = Field(60.0, gt=0)
     # Without the proxy in front (deploy/), nothing else caps what a client may send.
