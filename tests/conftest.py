@@ -12,6 +12,29 @@ import redis
 from tests.support.server import ServerProcess, default_backend, free_port, fresh_database
 
 IN_CI = os.environ.get("CI") == "true"
+SLOW_FIRST = ("redis", "tests/e2e/", "tests/realtime/")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On xdist workers (``make test``: ``-n 2 --dist loadgroup``) a module's tests stay on one
+    worker, which starts its module-scoped servers once; the modules that share Redis all go to
+    one worker, one at a time (a process hears every other's events about players, whatever
+    its database); and the longest groups start first, so none is left running alone at the
+    end."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    on_redis = {item.module.__name__ for item in items if "redis_url" in item.fixturenames}
+    groups: dict[pytest.Item, str] = {}
+    for item in items:
+        module = item.module.__name__
+        groups[item] = "redis" if module in on_redis else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(groups[item]))
+
+    def slowness(item: pytest.Item) -> int:
+        group = groups[item]
+        return next((n for n, slow in enumerate(SLOW_FIRST) if group.startswith(slow)), 99)
+
+    items.sort(key=slowness)
 FLOOD_RATE = 2000
 
 
