@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.api.passwords import Hasher
 from app.db.engine import make_engine
+from app.db.jobs import TURNS
 from app.db.limits import Limits
 from app.db.migrate import upgrade_to_head
 from app.db.players import PlayerDirectory
@@ -76,6 +77,7 @@ class Services:
                 idle_seconds=settings.room_idle_seconds,
                 match_moves=settings.max_match_moves,
                 min_seat_hold=settings.min_seat_hold_seconds,
+                min_turn=settings.min_turn_seconds,
             ),
             clock=clock,
             rematch_seconds=settings.rematch_seconds,
@@ -125,8 +127,9 @@ class Services:
                 settings.hash_seconds_per_address,
             ),
             clock,
-            JobRunner(db, clock, {}, poll=settings.jobs_poll_seconds),
+            JobRunner(db, clock, {TURNS: manager.turns.run}, poll=settings.jobs_poll_seconds),
         )
+        manager.turns.wake = services.jobs.wake
         await broker.start(manager.on_event, on_player=services.heard_of_player)
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())

@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     # the shortest seat hold a new room may ask for, in seconds: a reload or a dropped
     # connection is back before a stand-in or a forfeit, so no win is a reconnect away
     min_seat_hold_seconds: int = Field(30, ge=1, le=3600)
+    # the shortest time for a move a new turn-based room may ask for (tests and operators
+    # lower it; players choose from an hour up)
+    min_turn_seconds: int = Field(3600, ge=1, le=14 * 24 * 3600)
     # match reviews (games/review.py): each decision's budget, the queue's bound, and whether
     # every finished match is queued at once (else only when someone asks for its review)
     review_iterations: int = Field(48, ge=1)

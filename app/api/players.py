@@ -20,6 +20,7 @@ from app.api.sessions import within_limit
 from app.db.accounts import account_of
 from app.db.history import player_stats, search_players
 from app.db.players import PlayerRecord, create_player, player_by_id
+from app.db.turns import games_of
 from app.identity import device_label
 from app.services import Services
 from app.text import UnfitText, clean_text
@@ -62,6 +63,12 @@ async def with_username(services: Services, player: PlayerRecord) -> dict[str, o
 @router.get("/me")
 async def me(player: PlayerDep, services: ServicesDep) -> dict[str, object]:
     return await with_username(services, player)
+
+
+@router.get("/me/games")
+async def my_games(player: PlayerDep, services: ServicesDep) -> dict[str, object]:
+    """Every running match the caller is seated in, those waiting for them first."""
+    return {"games": await games_of(services.db, player.id)}
 
 
 @router.get("/session")

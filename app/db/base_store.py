@@ -12,12 +12,13 @@ from typing import Any, Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db import matches, rooms
+from app.db import jobs, matches, rooms, turns
 from app.db.matches import MatchEnd, MatchRecord, MoveRow, start_rows
 from app.db.movelog import MoveCommit, MoveLog
 from app.db.ratings.model import Skill
 from app.db.ratings.writes import Key, Rows, rated_or_not, record_matches
-from app.db.rooms import RoomRecord, SeatChange
+from app.db.rooms import PlayingRoom, RoomRecord, SeatChange
+from app.db.turns import TurnRow
 from app.timestamps import utcnow
 
 C = TypeVar("C")  # the connection the backend writes on
@@ -145,8 +146,16 @@ class BaseStore(ABC, Generic[C]):
     async def list_open_rooms(self) -> list[RoomRecord]:
         return await rooms.list_open_rooms(self.db)
 
-    async def playing_rooms(self) -> list[str]:
+    async def playing_rooms(self) -> list[PlayingRoom]:
         return await rooms.playing_rooms(self.db)
+
+    async def record_turns(self, rows: Sequence[TurnRow], now: datetime) -> None:
+        await turns.record_turns(self.db, rows, now)
+
+    async def keep_turns_of(self, playing: Sequence[PlayingRoom], due: datetime) -> None:
+        async with self.db.begin() as conn:
+            for room in playing:
+                await jobs.keep_turns(conn, room.room_id, room.match_id, due, replace=False)
 
     async def open_rooms_of(self, host_id: int) -> int:
         return await rooms.open_rooms_of(self.db, host_id)

@@ -363,3 +363,17 @@ class Job(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
 
     __table_args__ = (Index("ix_jobs_due", "due_at"),)
+
+
+class MatchTurn(Base):
+    """Whom a running match waits for, and until when: what ``GET /api/me/games`` lists
+    without loading a match (``app/db/turns.py``; written after each move)."""
+
+    __tablename__ = "match_turns"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    waiting_for: Mapped[list[Any]] = mapped_column(JSON)  # the player ids to act
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_move_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

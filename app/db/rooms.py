@@ -304,7 +304,20 @@ async def recent_chat(
     ]
 
 
-async def playing_rooms(db: AsyncEngine) -> list[str]:
+@dataclass(frozen=True)
+class PlayingRoom:
+    room_id: str
+    match_id: int
+    turn_based: bool
+
+
+async def playing_rooms(db: AsyncEngine) -> list[PlayingRoom]:
     async with db.connect() as conn:
-        rows = await conn.execute(select(Room.id).where(Room.status == "playing"))
-        return [row.id for row in rows]
+        rows = await conn.execute(
+            select(Room.id, Room.match_id, Room.table).where(Room.status == "playing")
+        )
+        return [
+            PlayingRoom(row.id, row.match_id, (row.table or {}).get("pace") == "turn_based")
+            for row in rows
+            if row.match_id is not None
+        ]

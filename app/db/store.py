@@ -18,8 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.movelog import MoveCommit
 from app.db.postgres_store import PostgresStore
-from app.db.rooms import RoomRecord, SeatChange
+from app.db.rooms import PlayingRoom, RoomRecord, SeatChange
 from app.db.sqlite_store import SqliteStore
+from app.db.turns import TurnRow
 
 
 class Store(Protocol):
@@ -92,7 +93,17 @@ class Store(Protocol):
         """Public rooms waiting or playing, for the lobby."""
         ...
 
-    async def playing_rooms(self) -> list[str]: ...
+    async def playing_rooms(self) -> list[PlayingRoom]: ...
+
+    async def record_turns(self, rows: Sequence[TurnRow], now: datetime) -> None:
+        """Whom each match waits for now (``app/db/turns.py``); a turn-based match's turns
+        job (``app/rooms/turns.py``) due ``now``."""
+        ...
+
+    async def keep_turns_of(self, playing: Sequence[PlayingRoom], due: datetime) -> None:
+        """Each turn-based match without its job gets one, due at ``due`` (after a crash
+        between a match's start and its job)."""
+        ...
 
     async def open_rooms_of(self, host_id: int) -> int:
         """Rooms the player hosts that are waiting or playing."""

@@ -20,7 +20,7 @@ from app.rooms.commands import CommandRunner, Effects
 from app.rooms.errors import ActionRefused
 from app.rooms.play import Play
 from app.rooms.ports import Audience, Broker
-from app.rooms.referee import Forfeit, StandIn, TimerMove, Verdict
+from app.rooms.referee import Forfeit, StandIn, StandInTurn, TimerMove, Verdict
 from app.rooms.runtime import RoomRuntime
 from games.base import Seat
 
@@ -136,6 +136,11 @@ class Attendance:
         # half made). Changes meanwhile arm timers of their own; the last one here re-arms.
         if runtime.timer is asyncio.current_task():
             runtime.timer = None
+        await self.enforce(runtime)
+
+    async def enforce(self, runtime: RoomRuntime) -> None:
+        """Carry out what the table settings demand now: a timer that is due, or a turn-based
+        deadline's job."""
         try:
             if runtime.remote_until:
                 await self.runner.run(runtime, lambda: self._silence(runtime))
@@ -150,10 +155,21 @@ class Attendance:
     async def _carry_out(self, runtime: RoomRuntime, verdict: Verdict) -> None:
         if isinstance(verdict, StandIn):
             await self.runner.run(runtime, lambda: self._stand_in(runtime, verdict.seat))
+        elif isinstance(verdict, StandInTurn):
+            await self.runner.run(runtime, lambda: self._stand_in_turn(runtime, verdict.seat))
         elif isinstance(verdict, Forfeit):
             await self.play.forfeit(runtime, verdict.seat, verdict.reason)
         elif isinstance(verdict, TimerMove):
             await self.play.play_for(runtime, verdict.seat, verdict.action, runtime.seq)
+
+    async def _stand_in_turn(self, runtime: RoomRuntime, seat: Seat) -> Effects:
+        """The seat is away for one move: a stand-in plays it (``Play`` hands the seat back
+        after it), as it does for an absent player at a live table."""
+        deadline = runtime.deadlines().get(seat)
+        if deadline is None or deadline > self.clock.now():
+            return Effects()  # moved meanwhile (here or on another process)
+        runtime.set_away(seat, True)
+        return Effects(room=True, state=True)
 
     async def _stand_in(self, runtime: RoomRuntime, seat: Seat) -> Effects:
         if not runtime.playing or runtime.absent_since.pop(seat, None) is None:

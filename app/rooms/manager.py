@@ -41,6 +41,7 @@ from app.rooms.rematches import Rematches
 from app.rooms.replication import Replication
 from app.rooms.runtime import RoomRuntime
 from app.rooms.seating import RoomLimits, Seating
+from app.rooms.turns import TurnKeeper
 from app.rooms.views import hello_frame, room_json, state_frame
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,7 @@ class RoomManager:
         self.attendance = Attendance(
             self.runner, self.play, audience, broker, clock, uuid.uuid4().hex, heartbeat=heartbeat
         )
+        self.turns = TurnKeeper(store, self.directory, self.attendance, audience, clock)
         self.chat_room = Chat(store, audience, broker)
         self.replication = Replication(
             self.directory,
@@ -106,7 +108,11 @@ class RoomManager:
             chat=self.chat_room,
         )
         # the steps the modules take on each other's behalf, wired here and nowhere else
-        self.runner.follow_ups = (self.bot_turns.schedule, self.attendance.watch)
+        self.runner.follow_ups = (
+            self.bot_turns.schedule,
+            self.attendance.watch,
+            self.turns.after_change,
+        )
         self.directory.on_open = self.attendance.opened
         self.seating.on_begin = self.attendance.check
         # what the facade serves as its modules do
@@ -133,8 +139,11 @@ class RoomManager:
         await self.attendance.beat(self.directory)
 
     async def resume(self) -> None:
-        """After a start: every room in play gets its bots, timers and seat holds going again."""
-        for room_id in await self.store.playing_rooms():
+        """After a start: every live room in play gets its bots, timers and seat holds going
+        again. A turn-based one stays in the database, where its job waits."""
+        playing = await self.store.playing_rooms()
+        await self.turns.resume([room for room in playing if room.turn_based])
+        for room_id in (room.room_id for room in playing if not room.turn_based):
             try:
                 runtime = await self.runtime(room_id)
             except Exception:

@@ -131,6 +131,9 @@ class Play:
         runtime.moved(
             seat, move.action, move.state, move.to_act, move.outcome, at, stand_in=stand_in
         )
+        handed_back = stand_in and runtime.table.turn_based and seat in runtime.away
+        if handed_back:  # a turn-based seat's stand-in plays the missed move, no more
+            runtime.set_away(seat, False)
         if ended is not None:
             runtime.end(ended)
         event: dict[str, Any] = {
@@ -146,7 +149,7 @@ class Play:
             # others read the room again, as after a forfeit
             event = {"kind": "room"}
         return Effects(
-            room=ended is not None,
+            room=ended is not None or handed_back,
             state=True,
             first=seat,
             event=event,

@@ -1,8 +1,11 @@
-"""What the rooms layer needs from the edges: a broker between processes and an audience."""
+"""What the rooms layer needs from the edges: a broker between processes, an audience, and
+the notices it hands to whoever tells players their turn has come."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from app.db.players import PlayerRecord
@@ -45,3 +48,19 @@ class Audience(Protocol):
     def present(self, room_id: str) -> Mapping[int, PlayerRecord]:
         """The players connected to the room here, by id."""
         ...
+
+
+@dataclass(frozen=True)
+class TurnNotice:
+    """What a player is told (``app/rooms/turns.py``): a turn of theirs has come, or its
+    deadline nears. Never a card."""
+
+    player_id: int
+    room_id: str
+    match_id: int
+    game: str
+    title: str  # the game's display name
+    mover: str | None  # who moved just before, by name (None: a bot, or the match's start)
+    deadline: datetime | None
+    kind: str  # "your_turn" or "reminder"
+    seq: int  # the match's move number: with the player and the kind, the notice's identity

@@ -57,6 +57,7 @@ class RoomRuntime:
         self.shared = False  # another process has spoken of the room: it may be ahead of us
         self.bot_tasks: dict[Seat, asyncio.Task[None]] = {}
         self.timer: asyncio.Task[None] | None = None
+        self.turns_kept: tuple[int, int] | None = None  # (match, seq) a turns job was kept at
         self.touched = touched  # when this process last used the room (the manager's clock)
 
     def set_room(self, room: RoomRecord) -> None:

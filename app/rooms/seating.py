@@ -34,6 +34,7 @@ class RoomLimits:
     idle_seconds: float = 300.0  # a loaded room nobody uses is dropped from memory after it
     match_moves: int = 5000  # the most moves a match may have: the last one ends it, aborted
     min_seat_hold: int = 30  # the shortest seat hold a new room may ask for (seconds)
+    min_turn: int = 3600  # the shortest turn-based deadline a new room may ask for (seconds)
 
 
 class Seating:
@@ -72,7 +73,9 @@ class Seating:
             checked = engine.check_options(options, seats)
         except InvalidOptions as error:
             raise RoomError(ErrorCode.INVALID_OPTIONS, str(error), 422) from None
-        settings = TableSettings.parse(table, min_hold=self.limits.min_seat_hold)
+        settings = TableSettings.parse(
+            table, min_hold=self.limits.min_seat_hold, min_turn=self.limits.min_turn
+        )
         room_id = secrets.token_urlsafe(6)
         async with self._hosting.hold(host.id):  # the count and the new room, together
             if await self.store.open_rooms_of(host.id) >= self.limits.open_rooms:

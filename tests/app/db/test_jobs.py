@@ -88,3 +88,31 @@ def test_a_matchs_jobs_are_cancelled_by_their_keys_prefix(database_url: str) -> 
             await db.dispose()
 
     assert run_on_own_loop(scenario()) == ["deadline:70:1", "mail:7x"]
+
+
+def test_a_job_kept_for_later_or_rescheduled_while_claimed_is_not_lost(
+    database_url: str,
+) -> None:
+    async def scenario() -> None:
+        db = make_engine(database_url)
+        try:
+            await upgrade_to_head(db)
+            async with db.begin() as conn:
+                await jobs.schedule(conn, "turns", "turns:1", NOW, {"room_id": "r"})
+            [claimed] = await jobs.claim_due(db, NOW, LEASE)
+            await jobs.finish(db, claimed, again_at=NOW + LEASE)  # its handler: not yet done
+            assert await jobs.next_due(db) == NOW + LEASE
+            [claimed] = await jobs.claim_due(db, NOW + LEASE, LEASE)
+            assert claimed.attempts == 1
+            # a move while the handler runs: the job is wanted again now, and its claim lets go
+            async with db.begin() as conn:
+                await jobs.reschedule(conn, "turns", "turns:1", NOW + LEASE, {"room_id": "r"})
+            await jobs.finish(db, claimed)  # the handler's end, deciding on what it saw
+            [again] = await jobs.claim_due(db, NOW + LEASE, LEASE)
+            assert again.key == "turns:1"
+            await jobs.finish(db, again)
+            assert await jobs.next_due(db) is None
+        finally:
+            await db.dispose()
+
+    run_on_own_loop(scenario())

@@ -1,0 +1,190 @@
+"""Turn-based tables in process, on a real database and a :class:`ManualClock`: matches that
+wait days for a move, leave memory while they wait, tell each player when their turn has come
+(and remind them when a quarter of the time is left), and answer a missed deadline with a
+stand-in for that one turn, or a forfeit. Nobody has a socket here, so nobody watches."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from app.db import matches as match_db
+from app.db.players import PlayerRecord
+from app.db.turns import games_of
+from app.rooms.clock import ManualClock
+from app.rooms.errors import RoomError
+from app.rooms.manager import RoomManager
+from app.rooms.ports import TurnNotice
+from app.rooms.runtime import RoomRuntime
+from app.services import Services
+from games import REGISTRY
+from tests.app.rooms.in_process import new_player, with_services
+from tests.support.waiting import until_async
+
+HOUR = 3600.0
+DAY = 24 * HOUR
+BOT_DELAY_S = 0.5
+SETTINGS = {
+    "bot_delay_ms": int(BOT_DELAY_S * 1000),
+    "bot_quick_ms": 0,
+    "jobs_poll_seconds": 10 * DAY,  # what another process schedules: none here
+    "min_turn_seconds": 60,
+}
+
+
+@dataclass
+class TurnTable:
+    services: Services
+    clock: ManualClock
+    room_id: str
+    players: list[PlayerRecord]
+    notices: list[TurnNotice] = field(default_factory=list)
+
+    @property
+    def manager(self) -> RoomManager:
+        return self.services.manager
+
+    async def runtime(self) -> RoomRuntime:
+        return await self.manager.runtime(self.room_id)
+
+    async def move(self, rng: random.Random) -> tuple[int, int]:
+        """A seat to act plays a random legal action: (seat, the number of moves before it)."""
+        runtime = await self.runtime()
+        assert runtime.state is not None
+        seat, seq = rng.choice(sorted(runtime.to_act())), runtime.seq
+        action = rng.choice(runtime.engine.legal_actions(runtime.state, seat))
+        await self.manager.submit(self.room_id, self.players[seat].id, action, seq)
+        return seat, seq
+
+    async def advance(self, seconds: float) -> None:
+        """Move the clock on once what the last change set going has settled: whom the match
+        waits for written, and the job runner asleep until its next job (both run in real
+        time, on the database)."""
+
+        async def settled() -> bool:
+            return not self.manager.turns.writing and self.services.jobs.idle
+
+        await until_async(settled, "the turns written and the job runner asleep")
+        await self.clock.advance(seconds)
+
+    async def told(self, *wanted: tuple[int, str, int]) -> None:
+        """Wait (the job runs after the move's write, in real time) until the notices
+        ``(player seat, kind, seq)`` have been given."""
+        ids = {p.id: n for n, p in enumerate(self.players)}
+
+        async def given() -> bool:
+            seen = {(ids[n.player_id], n.kind, n.seq) for n in self.notices}
+            return set(wanted) <= seen
+
+        await until_async(given, f"the notices {wanted}, among {self.notices}")
+
+
+async def turn_table(
+    services: Services, clock: ManualClock, game: str, players: int, **table: Any
+) -> TurnTable:
+    manager = services.manager
+    people = [await new_player(services, f"P{n}") for n in range(players)]
+    table = {"pace": "turn_based", **table}
+    engine = REGISTRY[game]
+    options = engine.check_options(None, players)
+    room = await manager.create_room(
+        people[0], game=game, seats=players, options=options, private=False, table=table
+    )
+    for seat, person in enumerate(people):
+        await manager.take_seat(room["id"], seat, person)
+    turns = TurnTable(services, clock, room["id"], people)
+
+    async def note(notice: TurnNotice) -> None:
+        # as the notifier does: a notice is given once, however often the keeper hands it
+        if notice not in turns.notices:
+            turns.notices.append(notice)
+
+    manager.turns.notify = note
+    await manager.start(room["id"], people[0])
+    return turns
+
+
+def run(database_url: str, work: Any) -> Any:
+    clock = ManualClock()
+    return with_services(
+        database_url, lambda services: work(services, clock), clock=clock, **SETTINGS
+    )
+
+
+def test_a_turn_based_table_needs_its_pace_in_range(database_url: str) -> None:
+    async def work(services: Services, clock: ManualClock) -> None:
+        host = await new_player(services, "Host")
+        manager = services.manager
+
+        async def create(table: dict[str, Any]) -> dict[str, Any]:
+            return await manager.create_room(
+                host, game="abstrac", seats=2, options=None, private=False, table=table
+            )
+
+        assert (await create({"pace": "turn_based"}))["table"]["turn_seconds"] == DAY
+        for wrong in (
+            {"pace": "turn_based", "turn_seconds": 30},  # under the server's minimum (60)
+            {"pace": "turn_based", "turn_seconds": 15 * int(DAY)},
+            {"pace": "correspondence"},
+            {"pace": "live", "turn_seconds": 2 * int(DAY)},  # a live turn is a day at most
+        ):
+            with pytest.raises(RoomError) as refused:
+                await create(wrong)
+            assert refused.value.code == "invalid_table", wrong
+
+    run(database_url, work)
+
+
+def test_a_match_waits_days_out_of_memory_and_tells_each_turn_once(database_url: str) -> None:
+    async def work(services: Services, clock: ManualClock) -> None:
+        table = await turn_table(services, clock, "abstrac", 2, turn_seconds=int(DAY))
+        rng = random.Random(7)
+        runtime = await table.runtime()
+        [first] = runtime.to_act()
+        await table.told((first, "your_turn", 0))
+        games = await games_of(services.db, table.players[first].id)
+        assert [(g["room_id"], g["your_turn"], g["pace"]) for g in games] == [
+            (table.room_id, True, "turn_based")
+        ]
+        assert games[0]["deadline"] is not None
+        await table.advance(2 * HOUR)
+        seat, seq = await table.move(rng)
+        runtime = await table.runtime()
+        [second] = runtime.to_act()
+        await table.told((second, "your_turn", seq + 1))
+        for n, player in enumerate(table.players):
+            assert (await games_of(services.db, player.id))[0]["your_turn"] is (n == second)
+        # a day passes with nobody at the table: the room leaves memory while it waits
+        await table.advance(17 * HOUR)
+        assert services.manager.loaded(table.room_id) is None
+        assert not any(n.kind == "reminder" for n in table.notices)
+        await table.advance(1 * HOUR)  # a quarter of the day left: a reminder, once
+        reminders = [n for n in table.notices if n.kind == "reminder"]
+        assert [(n.player_id, n.seq) for n in reminders] == [(table.players[second].id, seq + 1)]
+        assert reminders[0].deadline == clock.now() + timedelta(hours=6)
+        await table.advance(5.5 * HOUR)
+        assert (await table.runtime()).seq == seq + 1  # nothing played for them yet
+        assert len([n for n in table.notices if n.seq == seq + 1]) == 2  # told once, reminded
+        # the deadline passes: a stand-in plays that one turn, and the seat is theirs again
+        services.manager.evict_idle(clock.monotonic() + DAY)
+        await table.advance(0.5 * HOUR)
+        runtime = await table.runtime()
+        assert runtime.away == {second}  # a stand-in is at the seat, for the bot's delay
+        await table.advance(BOT_DELAY_S)
+
+        async def stood_in() -> bool:  # the bot decides in real time, after its delay
+            return runtime.seq == seq + 2
+
+        await until_async(stood_in, "the stand-in's move")
+        assert runtime.away == set()
+        assert runtime.match is not None
+        moves = await match_db.load_moves(services.db, runtime.match.id)
+        assert [(m.seat, m.stand_in) for m in moves] == [(seat, False), (second, True)]
+        [third] = runtime.to_act()
+        await table.told((third, "your_turn", seq + 2))
+
+    run(database_url, work)
