@@ -17,6 +17,8 @@ from app.db.migrate import upgrade_to_head
 from app.db.players import PlayerDirectory
 from app.db.store import Store, open_store
 from app.jobs import JobRunner
+from app.notify.channels import Channels
+from app.notify.notifier import Notifier
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
 from app.rooms.clock import SYSTEM_CLOCK, Clock
@@ -43,6 +45,8 @@ class Services:
     hasher: Hasher
     clock: Clock
     jobs: JobRunner
+    notifier: Notifier
+    channels: Channels
     resuming: asyncio.Task[None] | None = None
     sweeping: asyncio.Task[None] | None = None
     beating: asyncio.Task[None] | None = None
@@ -126,7 +130,10 @@ class Services:
             ),
             clock,
             JobRunner(db, clock, {}, poll=settings.jobs_poll_seconds),
+            Notifier(clock.now),
+            await Channels.open(db, settings, clock.now),
         )
+        services.jobs.handlers.update(services.channels.handlers())
         await broker.start(manager.on_event, on_player=services.heard_of_player)
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())
@@ -160,6 +167,7 @@ class Services:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.manager.close()
         await self.reviews.close()
+        await self.channels.close()
         self.hasher.close()
         await self.broker.stop()
         await self.store.close()
