@@ -13,15 +13,27 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
-from app.api import accounts, games, matches, passkeys, players, ratings, rooms, sessions
+from app.api import (
+    accounts,
+    games,
+    matches,
+    notifications,
+    passkeys,
+    players,
+    push,
+    ratings,
+    rooms,
+    sessions,
+)
 from app.api.errors import RefuseNulBytes
 from app.api.errors import install as install_error_handlers
 from app.api.guards import LimitBodies, RefuseCrossSite
 from app.identity import REDACT_QUERY_TOKENS
+from app.notify.mail import UNSUBSCRIBE_PATH
 from app.realtime.endpoint import RoomSockets
 from app.services import Services
 from app.settings import Settings, get_settings
-from app.web import pages
+from app.web import mail_links, pages
 from app.web.headers import SecurityHeaders
 
 
@@ -60,10 +72,12 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     app = FastAPI(title="cardroom", lifespan=lifespan)
     install_error_handlers(app, not_found_page=pages.not_found_page)
     # the routers are tried in this order: the rooms' (every seat, start and rematch) first
-    for module in (rooms, players, games, matches, ratings, accounts, sessions, passkeys):
+    routers = (rooms, players, games, matches, ratings, accounts, sessions, passkeys)
+    for module in (*routers, notifications, push):
         app.include_router(module.router)
     app.include_router(rooms.play_router)
     app.include_router(pages.router)
+    app.include_router(mail_links.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
 
     @app.get("/healthz", include_in_schema=False)
@@ -81,6 +95,8 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     # Room sockets first: each coroutine a socket waits in costs memory for its whole life, so
     # no wrapper below is on their path (the socket checks its origin itself). The room id and
     # the token are looked up, never stored, so a NUL in them is harmless.
-    guarded = RefuseCrossSite(RefuseNulBytes(app), settings.allowed_origins)
+    guarded = RefuseCrossSite(
+        RefuseNulBytes(app), settings.allowed_origins, open_paths=(UNSUBSCRIBE_PATH,)
+    )
     guarded = LimitBodies(guarded, settings.max_body_bytes)
     return RoomSockets(SecurityHeaders(guarded), lambda: app.state.services)

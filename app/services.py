@@ -18,11 +18,13 @@ from app.db.migrate import upgrade_to_head
 from app.db.players import PlayerDirectory
 from app.db.store import Store, open_store
 from app.jobs import JobRunner
+from app.notify.channels import Channels
+from app.notify.notifier import Notifier
 from app.realtime.broker import MemoryBroker, RedisBroker
 from app.realtime.hub import Hub
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.manager import RoomLimits, RoomManager
-from app.rooms.ports import Broker
+from app.rooms.ports import Broker, TurnNotice
 from app.rooms.replays import Replays
 from app.rooms.reviews import Reviews
 from app.settings import Settings
@@ -44,6 +46,8 @@ class Services:
     hasher: Hasher
     clock: Clock
     jobs: JobRunner
+    notifier: Notifier
+    channels: Channels
     resuming: asyncio.Task[None] | None = None
     sweeping: asyncio.Task[None] | None = None
     beating: asyncio.Task[None] | None = None
@@ -128,8 +132,12 @@ class Services:
             ),
             clock,
             JobRunner(db, clock, {TURNS: manager.turns.run}, poll=settings.jobs_poll_seconds),
+            Notifier(clock.now),
+            await Channels.open(db, settings, clock.now),
         )
+        services.jobs.handlers.update(services.channels.handlers())
         manager.turns.wake = services.jobs.wake
+        manager.turns.notify = services.tell
         await broker.start(manager.on_event, on_player=services.heard_of_player)
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())
@@ -147,6 +155,12 @@ class Services:
         await self._forget_sessions(player_id, ended)
         await self.broker.publish_player(player_id, {"kind": "signed_out", "sessions": ended})
 
+    async def tell(self, notice: TurnNotice) -> None:
+        """Hand a turn's notice to the player's channels (sent once, by the due jobs)."""
+        async with self.db.begin() as conn:
+            await self.notifier.your_turn(conn, notice)
+        self.jobs.wake()  # committed: the push jobs are there to be claimed
+
     async def heard_of_player(self, player_id: int, event: dict[str, Any]) -> None:
         if event.get("kind") == "signed_out":
             await self._forget_sessions(player_id, event["sessions"])
@@ -163,6 +177,7 @@ class Services:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.manager.close()
         await self.reviews.close()
+        await self.channels.close()
         self.hasher.close()
         await self.broker.stop()
         await self.store.close()

@@ -7,6 +7,8 @@ from functools import lru_cache
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.notify.origins import DEFAULT_PUSH_ORIGINS, check_origin
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CARDROOM_", env_file=".env", extra="ignore")
@@ -107,8 +109,22 @@ class Settings(BaseSettings):
     hash_seconds_per_address: float = Field(1.0, ge=0.01)
     # adding a passkey needs a sign-in this recent on the device, or the password again
     reauth_seconds: float = Field(600.0, gt=0)
+    # Notifications (app/notify): the VAPID key Web Push is signed with (base64url P-256
+    # scalar; empty: one made once and kept in the database), the push services a browser's
+    # subscription may name (JSON list of origins, * for part of a host name: nothing else is
+    # ever contacted), the SMTP server (smtp://[user[:password]@]host[:port]; empty: no mail),
+    # who mail comes from, and the site's address in mail links (empty: http://host:port)
+    vapid_private_key: str | None = None
+    push_endpoint_origins: list[str] = DEFAULT_PUSH_ORIGINS
+    smtp_url: str = ""
+    mail_from: str = "cardroom@localhost"
+    site_url: str = ""
     host: str = "127.0.0.1"
     port: int = 8000
+
+    @property
+    def site_origin(self) -> str:
+        return (self.site_url or f"http://{self.host}:{self.port}").rstrip("/")
 
     @field_validator("database_url")
     @classmethod
@@ -131,7 +147,19 @@ class Settings(BaseSettings):
             raise ValueError("name the proxies' addresses or networks, not *")
         return ",".join(hosts)
 
-    @field_validator("redis_url", "rp_id", "rp_origin")
+    @field_validator("push_endpoint_origins")
+    @classmethod
+    def _origins(cls, origins: list[str]) -> list[str]:
+        return [check_origin(origin) for origin in origins]
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _smtp(cls, url: str) -> str:
+        if url and not url.startswith("smtp://"):
+            raise ValueError("an SMTP URL is smtp://[user[:password]@]host[:port]")
+        return url
+
+    @field_validator("redis_url", "rp_id", "rp_origin", "vapid_private_key")
     @classmethod
     def _empty_is_none(cls, value: str | None) -> str | None:
         return value or None

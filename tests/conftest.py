@@ -35,6 +35,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return next((n for n, slow in enumerate(SLOW_FIRST) if group.startswith(slow)), 99)
 
     items.sort(key=slowness)
+
+
 FLOOD_RATE = 2000
 
 

@@ -62,12 +62,18 @@ class RefuseCrossSite:
     ``unsupported_media_type``. A form or a ``text/plain`` fetch needs no CORS preflight, so
     without these checks another site's page could act with a visitor's cookie."""
 
-    def __init__(self, app: ASGIApp, allowed_origins: list[str]) -> None:
+    def __init__(
+        self, app: ASGIApp, allowed_origins: list[str], open_paths: tuple[str, ...] = ()
+    ) -> None:
         self.app = app
         self.allowed_origins = allowed_origins
+        # paths a signed token in the address authorizes, never a cookie, so another site's
+        # post can do no harm there: a mail program's one-click unsubscribe posts a form
+        self.open_paths = open_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+        guarded = scope["type"] == "http" and scope["path"] not in self.open_paths
+        if guarded and scope["method"] not in SAFE_METHODS:
             refusal = self.refusal(scope)
             if refusal is not None:
                 await refusal(scope, receive, send)

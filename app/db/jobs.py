@@ -20,11 +20,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, delete, func, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.models import Job as JobRow
+from app.db.upsert import upsert
 from app.timestamps import aware
 
 
@@ -43,8 +42,7 @@ async def schedule(
     conn: AsyncConnection, kind: str, key: str, due_at: datetime, payload: dict[str, Any]
 ) -> None:
     """Keep a job for ``due_at``; a job of that key already kept stays as it is."""
-    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    statement = insert(JobRow).values(
+    statement = upsert(conn, JobRow).values(
         kind=kind, key=key, due_at=due_at, payload=payload, attempts=0
     )
     await conn.execute(statement.on_conflict_do_nothing(index_elements=["key"]))
@@ -55,8 +53,7 @@ async def reschedule(
 ) -> None:
     """Keep the job for ``due_at``, whether or not it was kept already (a claim of it under
     way lets go: its end leaves the job to the new time)."""
-    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    statement = insert(JobRow).values(
+    statement = upsert(conn, JobRow).values(
         kind=kind, key=key, due_at=due_at, payload=payload, attempts=0
     )
     await conn.execute(

@@ -377,3 +377,73 @@ class MatchTurn(Base):
     waiting_for: Mapped[list[Any]] = mapped_column(JSON)  # the player ids to act
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     last_move_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ServerKey(Base):
+    """A secret made once per deployment and shared by every process (migration 0011): the
+    VAPID key that signs Web Push requests, the key that signs the links in mail."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
+class NotificationSettings(Base):
+    """How a player is told it is their turn (``app/notify``): Web Push on or off, mail
+    ``off``/``each_turn``/``daily`` to a verified address; ``mail_round`` counts the mails
+    gathered (each notice waits for the round's mail), ``mail_sent_at`` the last one's time."""
+
+    __tablename__ = "notification_settings"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    push: Mapped[bool] = mapped_column(Boolean, default=True)
+    email: Mapped[str] = mapped_column(String(16), default="off")
+    address: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    # the nonce the pending verification link signs (cleared once used) and when it was mailed
+    verify_nonce: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    verify_sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    mail_round: Mapped[int] = mapped_column(Integer, default=0)
+    mail_sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (CheckConstraint("email IN ('off', 'each_turn', 'daily')", name="email_kind"),)
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription (``PushSubscription.toJSON()``): its endpoint at a
+    known push service and the keys its messages are encrypted to (RFC 8291)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    endpoint: Mapped[str] = mapped_column(String(1024), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(100))
+    auth: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_push_subscriptions_player", "player_id"),)
+
+
+class TurnNoticeRow(Base):
+    """A notice a player was sent (``app/notify``), kept a week: ``key`` makes a notice
+    scheduled twice go out once. ``mail_waits`` while it waits for the player's next mail (the
+    gathering of ``app/notify/mail.py``); ``mail_round`` is the mail that took it."""
+
+    __tablename__ = "turn_notices"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    notice: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    mail_waits: Mapped[bool] = mapped_column(Boolean, default=False)
+    mail_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    __table_args__ = (
+        Index("ix_turn_notices_mail", "player_id", "mail_waits", "mail_round"),
+        Index("ix_turn_notices_created", "created_at"),
+    )

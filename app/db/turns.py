@@ -9,13 +9,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.bot_names import bot_name
 from app.db import jobs
 from app.db.models import Match, MatchTurn, Player, Room, RoomSeat
+from app.db.upsert import upsert
 from app.timestamps import aware, iso
 
 FAR_OFF = datetime.max.replace(tzinfo=UTC)  # no deadline: after every deadline
@@ -38,8 +37,7 @@ async def record_turns(db: AsyncEngine, rows: Sequence[TurnRow], now: datetime) 
     if not rows:
         return
     async with db.begin() as conn:
-        insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-        statement = insert(MatchTurn)
+        statement = upsert(conn, MatchTurn)
         changed = ("room_id", "seq", "waiting_for", "deadline", "last_move_at")
         await conn.execute(
             statement.on_conflict_do_update(

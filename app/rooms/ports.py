@@ -4,9 +4,9 @@ the notices it hands to whoever tells players their turn has come."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from app.db.players import PlayerRecord
 
@@ -50,10 +50,14 @@ class Audience(Protocol):
         ...
 
 
+NoticeKind = Literal["your_turn", "reminder"]
+
+
 @dataclass(frozen=True)
 class TurnNotice:
-    """What a player is told (``app/rooms/turns.py``): a turn of theirs has come, or its
-    deadline nears. Never a card."""
+    """What a player is told (``app/rooms/turns.py`` hands it to ``app/notify``): a turn of
+    theirs has come, or its deadline nears. Public facts of the match only (who moved, which
+    game and room, the deadline), never a card or a hand."""
 
     player_id: int
     room_id: str
@@ -62,5 +66,20 @@ class TurnNotice:
     title: str  # the game's display name
     mover: str | None  # who moved just before, by name (None: a bot, or the match's start)
     deadline: datetime | None
-    kind: str  # "your_turn" or "reminder"
-    seq: int  # the match's move number: with the player and the kind, the notice's identity
+    kind: NoticeKind
+    seq: int  # the match's move number
+
+    @property
+    def key(self) -> str:
+        """The same for a notice handed over twice, so it is sent once."""
+        return f"{self.player_id}:{self.kind}:{self.match_id}:{self.seq}"
+
+    def to_json(self) -> dict[str, Any]:
+        fields = asdict(self)
+        fields["deadline"] = self.deadline.isoformat() if self.deadline else None
+        return fields
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TurnNotice:
+        deadline = data["deadline"]
+        return cls(**{**data, "deadline": datetime.fromisoformat(deadline) if deadline else None})

@@ -31,7 +31,7 @@ from app.rooms.attendance import Attendance
 from app.rooms.clock import Clock
 from app.rooms.directory import RoomDirectory
 from app.rooms.errors import ErrorCode, RoomError
-from app.rooms.ports import Audience, TurnNotice
+from app.rooms.ports import Audience, NoticeKind, TurnNotice
 from app.rooms.runtime import RoomRuntime
 
 log = logging.getLogger(__name__)
@@ -101,9 +101,7 @@ class TurnKeeper:
             match_id=runtime.match.id,
             room_id=runtime.room.id,
             seq=runtime.seq,
-            waiting_for=[
-                player.id for seat in runtime.to_act() if (player := seats[seat].player)
-            ],
+            waiting_for=[player.id for seat in runtime.to_act() if (player := seats[seat].player)],
             deadline=min(deadlines.values(), default=None),
             last_move_at=runtime.changed_at,
             turn_based=runtime.table.turn_based,
@@ -149,7 +147,9 @@ class TurnKeeper:
         return match is not None and match.id == match_id and runtime.playing
 
     @staticmethod
-    def _notice(runtime: RoomRuntime, player_id: int, deadline: datetime, kind: str) -> TurnNotice:
+    def _notice(
+        runtime: RoomRuntime, player_id: int, deadline: datetime, kind: NoticeKind
+    ) -> TurnNotice:
         assert runtime.match is not None
         mover = None
         if runtime.last is not None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app.db.history import match_summary
@@ -157,3 +157,12 @@ async def claim(request: Request) -> HTMLResponse:
 @page("/account", name="account")
 async def account(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "account.html", {"page": "account"})
+
+
+@router.get("/sw.js", response_class=FileResponse)
+async def service_worker() -> FileResponse:
+    """The service worker (push notifications), served from the root so its scope is the
+    whole site."""
+    return FileResponse(
+        STATIC_DIR / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+    )

@@ -3,10 +3,12 @@
 // the passkeys too), adds passkeys (named, optionally; the password is asked for when this
 // device signed in a while ago: password_needed), lists them with their names, when each was
 // added and last used, and sees its devices (GET /api/sessions), signing out one, this one or
-// all of them.
+// all of them. Guests and accounts alike set how they are told of their turn
+// (notifications.js).
 
 import { api, del, get } from "./api.js";
 import { el, fill, formatTime, say } from "./dom.js";
+import { showNotifications } from "./notifications.js";
 import { addPasskey, passkeyTrouble, passkeysWork } from "./passkeys.js";
 import { whoAmI } from "./session.js";
 
@@ -181,6 +183,7 @@ async function start() {
     return;
   }
   const me = await get("/api/me");
+  await showNotifications({ account: Boolean(me.username) });
   if (!me.username) {
     fill(
       status,
