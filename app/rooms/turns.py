@@ -59,7 +59,10 @@ class TurnKeeper:
         self.clock = clock
         self.notify: Notify = tell_nobody
         self.wake: Callable[[], None] = lambda: None  # the job runner's: a job is due now
+        # told, once a write is committed, the players whose lists of games it changed
+        self.on_written: Callable[[set[int]], None] = lambda players: None
         self._pending: dict[int, TurnRow] = {}
+        self._seated: set[int] = set()  # the players of the pending rows' matches
         self._writing: asyncio.Task[None] | None = None
 
     @property
@@ -74,6 +77,7 @@ class TurnKeeper:
             return
         runtime.turns_kept = (match.id, runtime.seq)
         self._pending[match.id] = self._row(runtime)
+        self._seated.update(s.player.id for s in runtime.room.seats if s.player is not None)
         if self._writing is None:
             self._writing = asyncio.get_running_loop().create_task(self._write())
 
@@ -83,6 +87,7 @@ class TurnKeeper:
         try:
             while self._pending:
                 rows, self._pending = list(self._pending.values()), {}
+                seated, self._seated = self._seated, set()
                 try:
                     await self.store.record_turns(rows, self.clock.now())
                 except Exception:  # a turns job keeps its earlier time, no later than this
@@ -90,6 +95,7 @@ class TurnKeeper:
                     continue
                 if any(row.turn_based for row in rows):
                     self.wake()
+                self.on_written(seated)
         finally:
             self._writing = None
 
