@@ -3,7 +3,7 @@ rematch by agreement and claim: docs/contract.md)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
@@ -29,6 +29,11 @@ class PlayNow(BaseModel):
     game: str = Field(max_length=32)
     level: str = "normal"
     opponents: int = Field(default=1, ge=0, le=15)
+
+
+class PaceRequest(BaseModel):
+    pace: Literal["live", "turn_based"]
+    turn_seconds: int | None = Field(None, ge=0)
 
 
 class BotRequest(BaseModel):
@@ -111,6 +116,19 @@ async def rematch(room_id: str, player: PlayerDep, services: ServicesDep) -> dic
 @router.delete("/{room_id}/rematch")
 async def decline_rematch(room_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
     return await services.manager.rematch(room_id, player, accept=False)
+
+
+@router.post("/{room_id}/pace")
+async def pace(
+    room_id: str, body: PaceRequest, player: PlayerDep, services: ServicesDep
+) -> dict[str, Any]:
+    """Propose a running match's new pace, or accept the one proposed (docs/contract.md)."""
+    return await services.manager.pace(room_id, player, body.pace, body.turn_seconds)
+
+
+@router.delete("/{room_id}/pace")
+async def decline_pace(room_id: str, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
+    return await services.manager.pace(room_id, player, None)
 
 
 @router.post("/{room_id}/claim")

@@ -146,6 +146,9 @@ class BaseStore(ABC, Generic[C]):
     async def list_open_rooms(self) -> list[RoomRecord]:
         return await rooms.list_open_rooms(self.db)
 
+    async def set_table(self, room_id: str, table: dict[str, Any]) -> bool:
+        return await rooms.set_table(self.db, room_id, table)
+
     async def playing_rooms(self) -> list[PlayingRoom]:
         return await rooms.playing_rooms(self.db)
 

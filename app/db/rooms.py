@@ -210,6 +210,18 @@ async def _seat_transaction(
     return SeatChange.DONE
 
 
+async def set_table(db: AsyncEngine, room_id: str, table: dict[str, Any]) -> bool:
+    """The playing room's table settings changed (its pace, by agreement): ``False`` if the
+    room is not playing any more."""
+    async with db.begin() as conn:
+        changed = await conn.execute(
+            update(Room)
+            .where(Room.id == room_id, Room.status == "playing")
+            .values(table=table, updated_at=utcnow())
+        )
+    return changed.rowcount == 1
+
+
 def _filled_seats(room_id: str) -> Any:
     return (
         select(func.count())

@@ -93,6 +93,10 @@ class Store(Protocol):
         """Public rooms waiting or playing, for the lobby."""
         ...
 
+    async def set_table(self, room_id: str, table: dict[str, Any]) -> bool:
+        """A playing room's table settings changed: ``False`` if it is not playing."""
+        ...
+
     async def playing_rooms(self) -> list[PlayingRoom]: ...
 
     async def record_turns(self, rows: Sequence[TurnRow], now: datetime) -> None:

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -27,6 +27,7 @@ from app.realtime.protocol import (
     ActionMessage,
     BadMessage,
     ChatMessage,
+    PaceMessage,
     RematchMessage,
     encode,
     error,
@@ -330,12 +331,15 @@ async def _handle(
         except (ActionRefused, RoomError) as refused:
             connection.send(error(refused.code, refused.message, request.ref))
     elif isinstance(request, RematchMessage):
-        try:
-            await services.manager.rematch(
-                connection.room_id, connection.player, accept=request.accept
-            )
-        except RoomError as refused:
-            connection.send(error(refused.code, refused.message, request.ref))
+        rematch = services.manager.rematch(
+            connection.room_id, connection.player, accept=request.accept
+        )
+        await _answered(connection, rematch, request.ref)
+    elif isinstance(request, PaceMessage):
+        pace = services.manager.pace(
+            connection.room_id, connection.player, request.pace, request.turn_seconds
+        )
+        await _answered(connection, pace, request.ref)
     elif isinstance(request, ChatMessage):
         if chat_limits.allow(connection.player.id):
             await services.manager.chat(connection.room_id, connection.player, request.text)
@@ -343,3 +347,13 @@ async def _handle(
             connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too much chat."))
     else:
         connection.send('{"type":"pong"}')
+
+
+async def _answered(
+    connection: Connection, change: Awaitable[object], ref: str | int | None
+) -> None:
+    """A room change asked over the socket: a refusal is its sender's to hear."""
+    try:
+        await change
+    except RoomError as refused:
+        connection.send(error(refused.code, refused.message, ref))

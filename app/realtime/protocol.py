@@ -39,11 +39,21 @@ class RematchMessage:
 
 
 @dataclass(frozen=True)
+class PaceMessage:
+    """Propose or accept a running match's new pace, or decline it (``pace`` None): what
+    ``POST``/``DELETE /api/rooms/{id}/pace`` do."""
+
+    pace: str | None
+    turn_seconds: int | None
+    ref: str | int | None
+
+
+@dataclass(frozen=True)
 class PingMessage:
     pass
 
 
-ClientMessage = ActionMessage | ChatMessage | RematchMessage | PingMessage
+ClientMessage = ActionMessage | ChatMessage | RematchMessage | PaceMessage | PingMessage
 
 
 def parse(frame: str | bytes) -> ClientMessage:
@@ -76,7 +86,20 @@ def parse(frame: str | bytes) -> ClientMessage:
         if not isinstance(accept, bool):
             raise BadMessage("'accept' must be true or false.")
         return RematchMessage(accept, _ref(data))
+    if kind == "pace":
+        return _pace(data)
     raise BadMessage(f"Unknown message type {kind[:40]!r}.")
+
+
+def _pace(data: dict[str, Any]) -> PaceMessage:
+    accept, pace, seconds = data.get("accept", True), data.get("pace"), data.get("turn_seconds")
+    if not isinstance(accept, bool):
+        raise BadMessage("'accept' must be true or false.")
+    if accept and pace not in ("live", "turn_based"):
+        raise BadMessage("'pace' must be 'live' or 'turn_based'.")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int)):
+        raise BadMessage("'turn_seconds' must be a whole number.")
+    return PaceMessage(pace if accept else None, seconds, _ref(data))
 
 
 def _ref(data: dict[str, Any]) -> str | int | None:

@@ -28,6 +28,7 @@ class ErrorCode(StrEnum):
     ALREADY_STARTED = "already_started"
     SEATS_EMPTY = "seats_empty"
     NOT_FINISHED = "not_finished"
+    NOT_PLAYING = "not_playing"
     CANNOT_CLAIM = "cannot_claim"
     TOO_MANY_ROOMS = "too_many_rooms"
     TOO_MANY_BOT_MATCHES = "too_many_bot_matches"

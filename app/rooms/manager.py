@@ -12,6 +12,8 @@ the same rules with constraints (migration 0004), so two processes cannot break 
 ``play``           moves, forfeits, claims (:mod:`app.rooms.play`)
 ``seating``        rooms, seats, bots' seats, starts (:mod:`app.rooms.seating`)
 ``rematches``      rematch proposals (:mod:`app.rooms.rematches`)
+``paces``          a running match's pace switched by agreement (:mod:`app.rooms.paces`)
+``turns``          whom matches wait for; turn-based deadlines and notices (:mod:`app.rooms.turns`)
 ``attendance``     presence, seat holds and turn timers (:mod:`app.rooms.attendance`)
 ``bot_turns``      bots' moves (:mod:`app.rooms.bot_turns`)
 ``chat``           chat (:mod:`app.rooms.chat`)
@@ -35,6 +37,7 @@ from app.rooms.chat import Chat
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.commands import CommandRunner
 from app.rooms.directory import RoomDirectory
+from app.rooms.paces import Paces
 from app.rooms.play import Play
 from app.rooms.ports import Audience, Broker
 from app.rooms.rematches import Rematches
@@ -88,6 +91,7 @@ class RoomManager:
         )
         self.seating = Seating(self.runner, self.directory, store, clock, self.limits)
         self.rematches = Rematches(self.runner, self.seating.begin, clock, rematch_seconds)
+        self.paces = Paces(self.runner, store, clock, rematch_seconds, self.limits.min_turn)
         self.bots = BotPlayer(
             bot_think, quick_s=bot_quick, clock=clock.monotonic, sleep=clock.sleep
         )
@@ -104,6 +108,7 @@ class RoomManager:
             clock,
             attendance=self.attendance,
             rematches=self.rematches,
+            paces=self.paces,
             seating=self.seating,
             chat=self.chat_room,
         )
@@ -213,6 +218,17 @@ class RoomManager:
 
     async def rematch(self, room_id: str, player: PlayerRecord, *, accept: bool) -> dict[str, Any]:
         return await self.rematches.answer(await self.runtime(room_id), player, accept=accept)
+
+    async def pace(
+        self,
+        room_id: str,
+        player: PlayerRecord,
+        pace: str | None,
+        turn_seconds: int | None = None,
+    ) -> dict[str, Any]:
+        """Propose or accept a running match's new pace, or decline it (``pace`` None)."""
+        runtime = await self.runtime(room_id)
+        return await self.paces.answer(runtime, player, pace=pace, turn_seconds=turn_seconds)
 
     async def claim(self, room_id: str, player: PlayerRecord) -> dict[str, Any]:
         return await self.play.claim(await self.runtime(room_id), player)

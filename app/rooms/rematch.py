@@ -1,16 +1,18 @@
-"""A rematch by agreement: a seated human proposes, every other human seat accepts.
+"""Agreements of a table: a rematch, or a running match's new pace. A seated human
+proposes, every other human seat accepts.
 
-The proposal lives in the room's memory (and goes to the other processes with the room's
+A proposal lives in the room's memory (and goes to the other processes with the room's
 events); it lapses at ``expires_at`` or when anyone declines. Bots accept at once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from app.db.rooms import RoomRecord
+from app.rooms.table import TableSettings
 from app.timestamps import aware, iso
 from games.base import Seat
 
@@ -40,3 +42,23 @@ class Proposal:
 
     def to_json(self) -> dict[str, Any]:
         return {"accepted": sorted(self.accepted), "expires_at": iso(self.expires_at)}
+
+
+@dataclass
+class PaceVote:
+    """A proposed pace and who has accepted it."""
+
+    table: TableSettings  # the table as it would be
+    votes: Proposal
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pace": self.table.pace,
+            "turn_seconds": self.table.turn_seconds,
+            **self.votes.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any], table: TableSettings) -> PaceVote:
+        wanted = replace(table, pace=raw["pace"], turn_seconds=raw["turn_seconds"])
+        return cls(wanted, Proposal.from_json(raw))

@@ -12,6 +12,7 @@ from app.rooms.chat import Chat
 from app.rooms.clock import Clock
 from app.rooms.commands import CommandRunner, Effects
 from app.rooms.directory import RoomDirectory
+from app.rooms.paces import Paces
 from app.rooms.rematches import Rematches
 from app.rooms.runtime import RoomRuntime
 from app.rooms.seating import Seating
@@ -27,6 +28,7 @@ class Replication:
         *,
         attendance: Attendance,
         rematches: Rematches,
+        paces: Paces,
         seating: Seating,
         chat: Chat,
     ) -> None:
@@ -36,6 +38,7 @@ class Replication:
         self.clock = clock
         self.attendance = attendance
         self.rematches = rematches
+        self.paces = paces
         self.seating = seating
         self.chat = chat
 
@@ -54,6 +57,8 @@ class Replication:
                 await self.runner.run(runtime, lambda: self._follow(runtime, event))
         elif kind == "rematch":
             await self.rematches.follow(runtime, event["rematch"])
+        elif kind == "pace":
+            await self.paces.follow(runtime, event["pace_vote"])
         else:
             await self.runner.run(runtime, lambda: self._follow(runtime, event))
 

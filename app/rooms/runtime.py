@@ -16,7 +16,7 @@ from typing import Any
 from app.db.matches import MatchEnd, MatchRecord, MoveRow
 from app.db.rooms import RoomRecord
 from app.rooms.lifecycle import RoomStatus
-from app.rooms.rematch import Proposal
+from app.rooms.rematch import PaceVote, Proposal
 from app.rooms.table import TableSettings
 from app.timestamps import aware
 from games import get_game
@@ -49,6 +49,7 @@ class RoomRuntime:
         # the moves a stand-in made for each seat, until its player moves again (in memory)
         self.played_for: dict[Seat, list[dict[str, Any]]] = {}
         self.rematch: Proposal | None = None
+        self.pace_vote: PaceVote | None = None  # a proposal to switch the match's pace
         self.absent_since: dict[Seat, float] = {}
         # who is connected to the room on each other process, and until when that holds
         # unless the process says so again (a process that crashed says nothing more)
@@ -61,9 +62,26 @@ class RoomRuntime:
         self.touched = touched  # when this process last used the room (the manager's clock)
 
     def set_room(self, room: RoomRecord) -> None:
-        self.room = room
-        self.table = TableSettings.parse(room.table)
+        table = TableSettings.parse(room.table)
+        paced = table.pace != self.table.pace
+        self.room, self.table = room, table
         self.seats_by_player = _seats_by_player(room)
+        if paced:
+            self._paced()
+
+    def switch_table(self, table: TableSettings) -> None:
+        """The match goes on at another pace (the move under way's time still counts from
+        the last move, wherever the match is loaded)."""
+        self.room.table = table.to_json()
+        self.table = table
+        self._paced()
+
+    def _paced(self) -> None:
+        """At a turn-based table nobody is absent, and no stand-in plays for anyone."""
+        if self.table.turn_based:
+            self.absent_since.clear()
+            self.away.clear()
+        self.turns_kept = None  # written again, and a turn-based match's job kept
 
     # -- match state -----------------------------------------------------------------
     def load_match(
@@ -94,6 +112,7 @@ class RoomRuntime:
         self.away.clear()
         self.played_for.clear()
         self.drop_rematch()
+        self.pace_vote = None
         self.absent_since.clear()
         if snapshot is not None and moves and moves[0].seq == self.seq:
             made, moves = moves[0], moves[1:]  # the snapshot's own move, already in its state

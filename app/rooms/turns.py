@@ -128,8 +128,8 @@ class TurnKeeper:
             if error.code != ErrorCode.NOT_FOUND:
                 raise
             return None  # the room is gone (its game too)
-        if not self._waiting(runtime, match_id):
-            return None
+        if not self._waiting(runtime, match_id) or not runtime.table.turn_based:
+            return None  # over, or live now
         await self.attendance.enforce(runtime)
         if not self._waiting(runtime, match_id):
             return None

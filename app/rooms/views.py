@@ -135,7 +135,7 @@ def room_json(
     room = runtime.room
     present = set(connected) | runtime.remote_players(now)
     watching = spectators(runtime, connected)
-    rematch = runtime.rematch
+    rematch, pace_vote = runtime.rematch, runtime.pace_vote
     return {
         "id": room.id,
         "game": room.game,
@@ -158,6 +158,9 @@ def room_json(
         ],
         "match_id": room.match_id,
         "rematch": rematch.to_json() if rematch is not None and rematch.live(now) else None,
+        "pace_vote": pace_vote.to_json()
+        if pace_vote is not None and pace_vote.votes.live(now)
+        else None,
         # the first names only: every arrival sends the room to everyone in it
         "spectators": watching[:SPECTATOR_NAMES],
         "spectator_count": len(watching),

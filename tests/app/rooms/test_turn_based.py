@@ -188,3 +188,51 @@ def test_a_match_waits_days_out_of_memory_and_tells_each_turn_once(database_url:
         await table.told((third, "your_turn", seq + 2))
 
     run(database_url, work)
+
+
+def test_a_live_match_switched_to_turn_based_and_back_finishes(database_url: str) -> None:
+    async def work(services: Services, clock: ManualClock) -> None:
+        table = await turn_table(services, clock, "abstrac", 2, pace="live", seat_hold_seconds=60)
+        manager, room_id = services.manager, table.room_id
+        one, two = table.players
+        outsider = await new_player(services, "Outsider")
+        with pytest.raises(RoomError) as refused:
+            await manager.pace(room_id, outsider, "turn_based")
+        assert refused.value.code == "forbidden"
+        with pytest.raises(RoomError) as refused:
+            await manager.pace(room_id, one, "live")
+        assert refused.value.code == "invalid_table"  # live already
+        proposed = await manager.pace(room_id, one, "turn_based", 3 * int(DAY))
+        assert proposed["table"]["pace"] == "live"
+        assert proposed["pace_vote"]["accepted"] == [0]
+        assert (proposed["pace_vote"]["pace"], proposed["pace_vote"]["turn_seconds"]) == (
+            "turn_based",
+            3 * int(DAY),
+        )
+        switched = await manager.pace(room_id, two, "turn_based", 3 * int(DAY))
+        assert switched["pace_vote"] is None
+        assert (switched["table"]["pace"], switched["table"]["turn_seconds"]) == (
+            "turn_based",
+            3 * int(DAY),
+        )
+        stored = await services.store.load_room(room_id)
+        assert stored is not None and stored.table["pace"] == "turn_based"
+        runtime = await table.runtime()
+        [first] = runtime.to_act()
+        await table.told((first, "your_turn", 0))  # told now it is turn-based
+        # back to live, with no timer: one declines first, then both agree
+        await manager.pace(room_id, two, "live")
+        declined = await manager.pace(room_id, one, None)
+        assert declined["pace_vote"] is None and declined["table"]["pace"] == "turn_based"
+        await manager.pace(room_id, two, "live")
+        assert (await manager.pace(room_id, one, "live"))["table"]["pace"] == "live"
+        rng = random.Random(3)
+        while (await table.runtime()).playing:
+            await table.move(rng)
+        runtime = await table.runtime()
+        assert runtime.terminal is not None and runtime.terminal.termination == "normal"
+        with pytest.raises(RoomError) as refused:
+            await manager.pace(room_id, one, "turn_based")
+        assert refused.value.code == "not_playing"
+
+    run(database_url, work)
