@@ -23,7 +23,7 @@ from app.rooms.clock import Clock
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Job], Awaitable[datetime | None]]  # when to run the job again, if ever
-LEASE = timedelta(minutes=2)
+LEASE = timedelta(seconds=30)
 
 
 class JobRunner:

@@ -131,7 +131,13 @@ class Services:
                 settings.hash_seconds_per_address,
             ),
             clock,
-            JobRunner(db, clock, {TURNS: manager.turns.run}, poll=settings.jobs_poll_seconds),
+            JobRunner(
+                db,
+                clock,
+                {TURNS: manager.turns.run},
+                poll=settings.jobs_poll_seconds,
+                lease=timedelta(seconds=settings.jobs_lease_seconds),
+            ),
             Notifier(clock.now),
             await Channels.open(db, settings, clock.now),
         )

@@ -127,13 +127,12 @@ class Play:
             refusal = ActionRefused(
                 ErrorCode.STALE, "Another move was made first; here is the table now."
             )
-            return Effects(room=runtime.terminal is not None, state=True, refusal=refusal)
+            shown = runtime.terminal is not None or runtime.table.turn_based  # (stand-ins end)
+            return Effects(room=shown, state=True, refusal=refusal)
         runtime.moved(
             seat, move.action, move.state, move.to_act, move.outcome, at, stand_in=stand_in
         )
-        handed_back = stand_in and runtime.table.turn_based and seat in runtime.away
-        if handed_back:  # a turn-based seat's stand-in plays the missed move, no more
-            runtime.set_away(seat, False)
+        handed_back = stand_in and runtime.table.turn_based  # (the move ends the stand-in's)
         if ended is not None:
             runtime.end(ended)
         event: dict[str, Any] = {
