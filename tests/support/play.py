@@ -44,6 +44,18 @@ def open_table(
     return room_id, sockets
 
 
+def turn_based_match(host: Guest, guest: Guest, game: str = "abstrac") -> str:
+    """A turn-based room of ``game`` (a day a move), ``host`` in seat 0 and ``guest`` in seat
+    1, started: its id."""
+    answer = host.post("/api/rooms", {"game": game, "seats": 2, "table": {"pace": "turn_based"}})
+    assert answer.status_code == 201, answer.text
+    room_id = answer.json()["id"]
+    for seat, player in enumerate((host, guest)):
+        player.post(f"/api/rooms/{room_id}/seats/{seat}").raise_for_status()
+    start(host, room_id)
+    return room_id
+
+
 def start(host: Guest, room_id: str) -> int:
     answer = host.post(f"/api/rooms/{room_id}/start")
     assert answer.status_code == 200, answer.text
