@@ -9,7 +9,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from tests.support.clients import Guest, JsonSocket, closed_with
-from tests.support.play import turn_based_match
+from tests.support.play import play_turn, to_act_first, turn_based_match
 
 
 def waiting_becomes(socket: JsonSocket, count: int) -> None:
@@ -17,29 +17,10 @@ def waiting_becomes(socket: JsonSocket, count: int) -> None:
     socket.expect("games", waiting=count)
 
 
-def mover_of(host: Guest, guest: Guest, room_id: str) -> tuple[Guest, Guest]:
-    """(the player to act, the other one), from the room's state."""
-    probe = host.socket(room_id)
-    to_act = probe.expect("state")["to_act"]
-    probe.close()
-    return (host, guest) if to_act == [0] else (guest, host)
-
-
-def play_turn(player: Guest, room_id: str) -> None:
-    """``player`` plays legal moves until the turn passes to another seat."""
-    table = player.socket(room_id)
-    seat = table.expect("hello")["you"]["seat"]
-    state = table.expect("state")
-    while seat in state["to_act"]:
-        table.act(state["legal"][0], seq=state["seq"])
-        state = table.state_at(state["seq"] + 1)
-    table.close()
-
-
 def test_a_turn_tells_the_next_players_own_socket_a_match_waits(backend_server: str) -> None:
     host, guest = Guest(backend_server, "Ann"), Guest(backend_server, "Ben")
     room_id = turn_based_match(host, guest)
-    mover, other = mover_of(host, guest, room_id)
+    mover, other = to_act_first(host, guest, room_id)
     mine, theirs = mover.own_socket(), other.own_socket()
     waiting_becomes(mine, 1)
     assert theirs.expect("games")["waiting"] == 0

@@ -56,6 +56,25 @@ def turn_based_match(host: Guest, guest: Guest, game: str = "abstrac") -> str:
     return room_id
 
 
+def to_act_first(host: Guest, guest: Guest, room_id: str) -> tuple[Guest, Guest]:
+    """(the player to act, the other one), from the room's state."""
+    probe = host.socket(room_id)
+    to_act = probe.expect("state")["to_act"]
+    probe.close()
+    return (host, guest) if to_act == [0] else (guest, host)
+
+
+def play_turn(player: Guest, room_id: str) -> None:
+    """``player`` plays legal moves until the turn passes to another seat."""
+    table = player.socket(room_id)
+    seat = table.expect("hello")["you"]["seat"]
+    state = table.expect("state")
+    while seat in state["to_act"]:
+        table.act(state["legal"][0], seq=state["seq"])
+        state = table.state_at(state["seq"] + 1)
+    table.close()
+
+
 def start(host: Guest, room_id: str) -> int:
     answer = host.post(f"/api/rooms/{room_id}/start")
     assert answer.status_code == 200, answer.text
