@@ -112,6 +112,7 @@ async def games_of(db: AsyncEngine, player_id: int) -> list[dict[str, Any]]:
             "game": row.game,
             "pace": (row.table or {}).get("pace", "live"),
             "your_turn": player_id in (row.waiting_for or ()),
+            "waiting_for": row.waiting_for or [],
             "deadline": iso(row.deadline),
             "seats": seats.get(row.id, []),
             "last_move_at": iso(last_move(row)),

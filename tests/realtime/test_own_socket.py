@@ -24,12 +24,12 @@ def test_a_turn_tells_the_next_players_own_socket_a_match_waits(backend_server: 
     mine, theirs = mover.own_socket(), other.own_socket()
     waiting_becomes(mine, 1)
     assert theirs.expect("games")["waiting"] == 0
-    play_turn(mover, room_id)
+    play_turn(mover.socket(room_id))
     waiting_becomes(theirs, 1)
     waiting_becomes(mine, 0)
     games = other.http.get("/api/me/games").json()["games"]
     assert [(g["room_id"], g["your_turn"]) for g in games] == [(room_id, True)]
-    play_turn(other, room_id)
+    play_turn(other.socket(room_id))
     waiting_becomes(theirs, 0)
     waiting_becomes(mine, 1)
 

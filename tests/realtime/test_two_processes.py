@@ -151,7 +151,7 @@ def test_a_turn_on_one_process_reaches_the_players_own_socket_on_the_other(
     mover, other = to_act_first(host, guest, room_id)
     far = JsonSocket(two.url, "/ws/me", other.token, {})  # their own socket, on process two
     assert far.expect("games")["waiting"] == 0
-    play_turn(mover, room_id)  # on process one
+    play_turn(mover.socket(room_id))  # on process one
     far.expect("games", waiting=1)
-    play_turn(other, room_id)
+    play_turn(other.socket(room_id))
     far.expect("games", waiting=0)

@@ -64,9 +64,9 @@ def to_act_first(host: Guest, guest: Guest, room_id: str) -> tuple[Guest, Guest]
     return (host, guest) if to_act == [0] else (guest, host)
 
 
-def play_turn(player: Guest, room_id: str) -> None:
-    """``player`` plays legal moves until the turn passes to another seat."""
-    table = player.socket(room_id)
+def play_turn(table: RoomSocket) -> None:
+    """The player of a room's socket just opened plays legal moves until the turn passes to
+    another seat; then the socket closes."""
     seat = table.expect("hello")["you"]["seat"]
     state = table.expect("state")
     while seat in state["to_act"]:
