@@ -31,6 +31,7 @@ from app.api.guards import LimitBodies, RefuseCrossSite
 from app.identity import REDACT_QUERY_TOKENS
 from app.notify.mail import UNSUBSCRIBE_PATH
 from app.realtime.endpoint import RoomSockets
+from app.realtime.me import PlayerSockets
 from app.services import Services
 from app.settings import Settings, get_settings
 from app.web import mail_links, pages
@@ -94,9 +95,14 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
 
     # Room sockets first: each coroutine a socket waits in costs memory for its whole life, so
     # no wrapper below is on their path (the socket checks its origin itself). The room id and
-    # the token are looked up, never stored, so a NUL in them is harmless.
+    # the token are looked up, never stored, so a NUL in them is harmless. A player's own socket
+    # (/ws/me) is served just behind them.
     guarded = RefuseCrossSite(
         RefuseNulBytes(app), settings.allowed_origins, open_paths=(UNSUBSCRIBE_PATH,)
     )
     guarded = LimitBodies(guarded, settings.max_body_bytes)
-    return RoomSockets(SecurityHeaders(guarded), lambda: app.state.services)
+
+    def services() -> Services:
+        return app.state.services
+
+    return RoomSockets(PlayerSockets(SecurityHeaders(guarded), services), services)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
-from dataclasses import dataclass
+import functools
+from collections.abc import Coroutine, Iterable
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -17,11 +18,13 @@ from app.db.limits import Limits
 from app.db.migrate import upgrade_to_head
 from app.db.players import PlayerDirectory
 from app.db.store import Store, open_store
+from app.db.turns import waiting_count
 from app.jobs import JobRunner
 from app.notify.channels import Channels
 from app.notify.notifier import Notifier
 from app.realtime.broker import MemoryBroker, RedisBroker
-from app.realtime.hub import Hub
+from app.realtime.games_feed import GamesFeed
+from app.realtime.hub import CLOSE_SIGNED_OUT, Hub
 from app.rooms.clock import SYSTEM_CLOCK, Clock
 from app.rooms.manager import RoomLimits, RoomManager
 from app.rooms.ports import Broker, TurnNotice
@@ -48,10 +51,12 @@ class Services:
     jobs: JobRunner
     notifier: Notifier
     channels: Channels
+    games: GamesFeed  # the /ws/me sockets here
     resuming: asyncio.Task[None] | None = None
     sweeping: asyncio.Task[None] | None = None
     beating: asyncio.Task[None] | None = None
     running_jobs: asyncio.Task[None] | None = None
+    _background: set[asyncio.Task[None]] = field(default_factory=set)
 
     @classmethod
     async def start(cls, settings: Settings, *, clock: Clock = SYSTEM_CLOCK) -> Services:
@@ -140,10 +145,12 @@ class Services:
             ),
             Notifier(clock.now),
             await Channels.open(db, settings, clock.now),
+            GamesFeed(functools.partial(waiting_count, db)),
         )
         services.jobs.handlers.update(services.channels.handlers())
         manager.turns.wake = services.jobs.wake
         manager.turns.notify = services.tell
+        manager.turns.on_written = services.games_changed
         await broker.start(manager.on_event, on_player=services.heard_of_player)
         loop = asyncio.get_running_loop()
         services.resuming = loop.create_task(manager.resume())
@@ -167,21 +174,39 @@ class Services:
             await self.notifier.your_turn(conn, notice)
         self.jobs.wake()  # committed: the push jobs are there to be claimed
 
+    def games_changed(self, players: set[int]) -> None:
+        """The turn keeper wrote whom matches wait for: these players' lists of games changed.
+        Their ``/ws/me`` sockets here are told, and every other process tells its own."""
+        self.games.changed(players)
+        for player_id in players:
+            self._spawn(self.broker.publish_player(player_id, {"kind": "games"}))
+
     async def heard_of_player(self, player_id: int, event: dict[str, Any]) -> None:
-        if event.get("kind") == "signed_out":
+        kind = event.get("kind")
+        if kind == "signed_out":
             await self._forget_sessions(player_id, event["sessions"])
+        elif kind == "games":
+            self.games.changed((player_id,))
 
     async def _forget_sessions(self, player_id: int, token_hashes: list[str]) -> None:
         self.players.forget(token_hashes)
         await self.hub.close_player(player_id)
+        await self.games.close_player(player_id, CLOSE_SIGNED_OUT)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, kept until it is done."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def stop(self) -> None:
         running = (self.resuming, self.sweeping, self.beating, self.running_jobs)
-        tasks = [task for task in running if task is not None]
+        tasks = [task for task in running if task is not None] + list(self._background)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.manager.close()
+        await self.games.close()
         await self.reviews.close()
         await self.channels.close()
         self.hasher.close()

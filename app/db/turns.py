@@ -112,12 +112,26 @@ async def games_of(db: AsyncEngine, player_id: int) -> list[dict[str, Any]]:
             "game": row.game,
             "pace": (row.table or {}).get("pace", "live"),
             "your_turn": player_id in (row.waiting_for or ()),
+            "waiting_for": row.waiting_for or [],
             "deadline": iso(row.deadline),
             "seats": seats.get(row.id, []),
             "last_move_at": iso(last_move(row)),
         }
         for row in sorted(found, key=order)
     ]
+
+
+async def waiting_count(db: AsyncEngine, player_id: int) -> int:
+    """How many of the player's running matches wait for them: the count of ``games_of``'s
+    ``your_turn``, without the seats (what ``/ws/me`` sends)."""
+    async with db.connect() as conn:
+        waiting = await conn.scalars(
+            select(MatchTurn.waiting_for)
+            .join(Room, Room.match_id == MatchTurn.match_id)
+            .join(RoomSeat, RoomSeat.room_id == Room.id)
+            .where(RoomSeat.player_id == player_id, Room.status == "playing")
+        )
+        return sum(player_id in (players or ()) for players in waiting)
 
 
 def last_move(row: Any) -> datetime:

@@ -13,11 +13,12 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.requests import HTTPConnection
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.db.driver import ConnectionLost
 from app.db.players import PlayerRecord
@@ -36,8 +37,11 @@ from app.realtime.protocol import (
 from app.rooms.errors import ActionRefused, ErrorCode, RoomError
 from app.rooms.runtime import RoomRuntime
 from app.services import Services
+from app.settings import Settings
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
@@ -138,6 +142,12 @@ class Cooldowns:
         self.seconds = seconds
         self.until: dict[int, float] = {}
 
+    @classmethod
+    def of(cls, settings: Settings) -> Cooldowns:
+        """As long as a flooded bucket takes to fill up again (4 s by default)."""
+        overdraft = settings.message_burst + settings.message_overflow
+        return cls(min(overdraft / settings.messages_per_second, 60.0))
+
     def start(self, player_id: int) -> None:
         now = time.monotonic()
         if len(self.until) >= PLAYER_LIMITS_SWEEP:
@@ -187,19 +197,17 @@ class RoomSockets:
         services = self.services()
         settings = services.settings
         if self.cooldowns is None:
-            # as long as a flooded bucket takes to fill up again (4 s by default)
-            overdraft = settings.message_burst + settings.message_overflow
-            self.cooldowns = Cooldowns(min(overdraft / settings.messages_per_second, 60.0))
+            self.cooldowns = Cooldowns.of(settings)
         cooldowns = self.cooldowns
-        admitted = await _admit(scope, receive, send, room_id, services, cooldowns)
+        admitted = await admit(
+            scope, receive, send, services, cooldowns, f"room {room_id}", _loader(room_id, services)
+        )
         if admitted is None:
             return
         player, runtime = admitted
         connection = Connection(send, player, room_id)
         services.hub.join(connection)
-        limit = (scope.get("extensions") or {}).get(RATE_LIMIT_EXTENSION) or RateLimit(
-            settings.messages_per_second, settings.message_burst, settings.message_overflow
-        )
+        limit = rate_limit(scope, settings)
         if self.chat_limits is None:
             self.chat_limits = PlayerLimits(settings.chat_per_minute / 60, settings.chat_burst)
         chat_limits = self.chat_limits
@@ -208,30 +216,13 @@ class RoomSockets:
             await _greet(connection, runtime, services)
             connection.send(encode(await services.manager.chat_history(runtime, player.id)))
             while True:
-                message = await receive()
-                if message["type"] != "websocket.receive":
-                    if message.get("code") == CLOSE_FLOOD:  # the server's protocol closed it
-                        cooldowns.start(player.id)
-                    break  # websocket.disconnect
-                frame = message.get("text")
-                if frame is None:
-                    frame = message.get("bytes")
-                    if frame is None:
-                        continue
-                if len(frame) > settings.max_frame_bytes:
-                    code = CLOSE_TOO_BIG
-                    break
-                if not limit.allow():
-                    if limit.exhausted:
-                        code = CLOSE_FLOOD
-                        cooldowns.start(player.id)
-                        break
-                    if limit.should_warn():
-                        connection.send(
-                            error(ErrorCode.RATE_LIMITED, "Slow down: too many messages.")
-                        )
-                    continue
-                await _handle(frame, connection, services, chat_limits)
+                frame = screen(await receive(), limit, settings.max_frame_bytes, connection)
+                if frame is not None:
+                    await _handle(frame, connection, services, chat_limits)
+        except Closing as closing:
+            code = closing.code
+            if closing.flood:
+                cooldowns.start(player.id)
         except OUT_OF_REACH as lost:
             # a move the database did not take even after the move log's retry: it was not
             # acknowledged, and the client resyncs when it reconnects
@@ -257,17 +248,72 @@ def _room_of(scope: Scope) -> str | None:
     return None if match is None else match["room_id"]
 
 
-async def _admit(
+def rate_limit(scope: Scope, settings: Settings) -> RateLimit:
+    """The socket's bucket: the one the server's protocol counts its pings in, if it hands one
+    (``python -m app``), else a new one."""
+    return (scope.get("extensions") or {}).get(RATE_LIMIT_EXTENSION) or RateLimit(
+        settings.messages_per_second, settings.message_burst, settings.message_overflow
+    )
+
+
+class Closing(Exception):
+    """The socket's loop ends: closed with ``code`` (``None``: the client left); ``flood``:
+    for flooding, so the player's next sockets wait out a cooldown."""
+
+    def __init__(self, code: int | None = None, *, flood: bool = False) -> None:
+        self.code, self.flood = code, flood
+
+
+def screen(
+    message: Message, limit: RateLimit, max_bytes: int, connection: Connection
+) -> str | bytes | None:
+    """A message the server's ASGI receive gave: the frame to handle, or ``None`` (nothing to
+    handle, or past the rate limit: ``rate_limited`` at most once a second); raises
+    :class:`Closing` when the socket is done (the client left, a frame too big, a flood)."""
+    if message["type"] != "websocket.receive":  # websocket.disconnect
+        # the server's protocol closed it for flooding (4029)
+        raise Closing(flood=message.get("code") == CLOSE_FLOOD)
+    frame = message.get("text")
+    if frame is None:
+        frame = message.get("bytes")
+        if frame is None:
+            return None
+    if len(frame) > max_bytes:
+        raise Closing(CLOSE_TOO_BIG)
+    if not limit.allow():
+        if limit.exhausted:
+            raise Closing(CLOSE_FLOOD, flood=True)
+        if limit.should_warn():
+            connection.send(error(ErrorCode.RATE_LIMITED, "Slow down: too many messages."))
+        return None
+    return frame
+
+
+def _loader(
+    room_id: str, services: Services
+) -> Callable[[PlayerRecord], Awaitable[RoomRuntime | None]]:
+    async def load(player: PlayerRecord) -> RoomRuntime | None:
+        try:
+            return await services.manager.runtime(room_id)
+        except RoomError:
+            return None
+
+    return load
+
+
+async def admit(
     scope: Scope,
     receive: Receive,
     send: Send,
-    room_id: str,
     services: Services,
     cooldowns: Cooldowns,
-) -> tuple[PlayerRecord, RoomRuntime] | None:
-    """The handshake: accept the socket of a known player to a room that exists, or refuse
-    it with the reason. A player just closed for flooding waits out the cooldown unanswered
-    (the server's protocol reads nothing before the accept), then hears 4029."""
+    what: str,
+    load: Callable[[PlayerRecord], Awaitable[T | None]],
+) -> tuple[PlayerRecord, T] | None:
+    """The handshake: accept the socket of a known player, with what ``load`` gives for them
+    (``None``: there is no such room), or refuse it with the reason. A player just closed for
+    flooding waits out the cooldown unanswered (the server's protocol reads nothing before the
+    accept), then hears 4029."""
     if (await receive())["type"] != "websocket.connect":
         return None
     handshake = HTTPConnection(scope)
@@ -276,7 +322,7 @@ async def _admit(
         return None
     token = token_of(handshake, allow_query=True)
     scope["headers"] = []  # read now; the server would keep them for the socket's whole life
-    runtime: RoomRuntime | None = None
+    loaded: T | None = None
     try:
         player = await services.players.by_token(token) if token else None
         if player is not None and (wait := cooldowns.left(player.id)) > 0:
@@ -284,13 +330,10 @@ async def _admit(
             await send({"type": "websocket.accept"})
             await close_socket(send, CLOSE_FLOOD, "Too many messages: wait a moment.")
             return None
-        runtime = await services.manager.runtime(room_id)
-    except RoomError:
-        pass
+        if player is not None:
+            loaded = await load(player)
     except OUT_OF_REACH as lost:
-        log.warning(
-            "room %s: turning a socket away, the database is out of reach: %s", room_id, lost
-        )
+        log.warning("%s: turning a socket away, the database is out of reach: %s", what, lost)
         await send({"type": "websocket.accept"})
         await close_socket(send, CLOSE_TRY_AGAIN, "Try again in a moment.")
         return None
@@ -299,10 +342,10 @@ async def _admit(
     if player is None:
         await close_socket(send, CLOSE_UNAUTHORIZED, "Choose a name first.")
         return None
-    if runtime is None:
+    if loaded is None:
         await close_socket(send, CLOSE_NO_ROOM, "No such room.")
         return None
-    return player, runtime
+    return player, loaded
 
 
 async def _greet(connection: Connection, runtime: RoomRuntime, services: Services) -> None:

@@ -90,6 +90,11 @@ async def lobby(request: Request) -> HTMLResponse:
     )
 
 
+@page("/games", name="your_games")
+async def your_games(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "games.html", {"page": "games"})
+
+
 @page("/games/{game_id}", name="rules")
 async def rules(request: Request, game_id: str) -> Response:
     engine = REGISTRY.get(game_id)

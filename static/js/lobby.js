@@ -1,12 +1,14 @@
-// lobby.js: the open rooms (waiting for players) and the live matches (playing now, with how
-// many watch and a "Watch" link), both refreshed every few seconds, and the "create a room"
-// form built from each game's option specs {type: int|bool|choice, default, label, min, max,
-// choices, choice_labels}.
+// lobby.js: the player's own running matches (mygames.js), the open rooms (waiting for
+// players) and the live matches (playing now, with how many watch and a "Watch" link), both
+// refreshed every few seconds, and the "create a room" form (its pace: live or turn-based, and
+// a turn-based table's time for each move) built from each game's option specs {type:
+// int|bool|choice, default, label, min, max, choices, choice_labels}.
 
 import { get, post } from "./api.js";
 import { el, fill, say } from "./dom.js";
 import { loadGames } from "./games.js";
 import { hostName, spectatorCount, tableName } from "./names.js";
+import { showMyGames } from "./mygames.js";
 import { askForName, needName } from "./session.js";
 import { setupPlayNow } from "./playnow.js";
 
@@ -161,15 +163,31 @@ async function createRoom(event) {
   }
 }
 
-// The room's table settings (turn timer, seat hold, what happens to an absent player).
+// The room's table settings (the pace, the turn timer, seat hold, what happens to an absent
+// player). A turn-based table has the time for each move; its players are never absent for
+// being away, so the live timers and the seat hold are not asked.
 function readTable() {
+  const seatHold = Number.parseInt($("hold-input").value, 10) || 60;
+  const onAbsent = $("absent-select").value;
+  if (turnBased()) {
+    const turn = Number.parseInt($("move-time-select").value, 10);
+    return { pace: "turn_based", turn_seconds: turn, seat_hold_seconds: seatHold, on_absent: onAbsent };
+  }
   const turn = Number.parseInt($("turn-input").value, 10) || 0;
   return {
+    pace: "live",
     turn_seconds: turn,
     clock: turn > 0 && $("clock-input").checked,
-    seat_hold_seconds: Number.parseInt($("hold-input").value, 10) || 60,
-    on_absent: $("absent-select").value,
+    seat_hold_seconds: seatHold,
+    on_absent: onAbsent,
   };
+}
+
+const turnBased = () => $("pace-select").value === "turn_based";
+
+function showPace() {
+  $("move-time-field").hidden = !turnBased();
+  $("live-timers").hidden = turnBased();
 }
 
 function labelOf(input) {
@@ -190,6 +208,8 @@ async function setupForm() {
   if (wanted && games.some((g) => g.id === wanted)) select.value = wanted;
   select.addEventListener("change", showGame);
   $("create-form").addEventListener("submit", createRoom);
+  $("pace-select").addEventListener("change", showPace);
+  showPace();
   showGame();
 }
 
@@ -197,5 +217,6 @@ async function setupForm() {
 $("rooms-refresh").addEventListener("click", refreshRooms);
 setupForm().then(refreshRooms);
 setupPlayNow();
+showMyGames($("my-games"), $("my-games-status"), "No match of yours is running.");
 setInterval(() => { if (!document.hidden) refreshRooms(); }, REFRESH_MS);
 document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshRooms(); });

@@ -11,6 +11,7 @@ import { decisionAt, decisionWords, loadReview, mountGraph, renderAccuracy } fro
 import { whyEnded } from "./table/outcome.js";
 import { seatWords } from "./table/seats.js";
 import { explainer, loadRenderer } from "./table.js";
+import { setTitle } from "./title.js";
 import { oneDecimal, ratingDelta, signedNumber } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -356,7 +357,7 @@ async function main() {
   $("match-title").textContent = `${title} · match ${matchId}`;
   $("match-meta").after(el("p", {},
     el("a", { id: "match-rules", href: `/games/${encodeURIComponent(match.game)}` }, `How to play ${title}`)));
-  document.title = `${title} match ${matchId} · cardroom`;
+  setTitle(`${title} match ${matchId} · cardroom`);
   const when = match.finished_at
     ? `Finished ${formatTime(match.finished_at)}`
     : `In progress, started ${formatTime(match.started_at)}`;

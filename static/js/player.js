@@ -6,6 +6,7 @@ import { get } from "./api.js";
 import { el, fill, say } from "./dom.js";
 import { loadGames } from "./games.js";
 import { matchList } from "./matchlist.js";
+import { setTitle } from "./title.js";
 import { oneDecimal, plural, ratingDelta } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,7 +15,7 @@ const playerId = Number($("player").dataset.playerId);
 
 function showName(name) {
   $("player-title").textContent = name;
-  document.title = `${name} · cardroom`;
+  setTitle(`${name} · cardroom`);
 }
 
 // A small line of the latest ratings (oldest first); drawn with SVG nodes, no markup strings.

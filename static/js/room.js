@@ -7,15 +7,17 @@
 // follow any seat ("Follow seat"): the table is then drawn around that seat, public cards only.
 
 import { del, get, post } from "./api.js";
-import { el, fill, formatClock, say } from "./dom.js";
+import { el, fill, formatClock, formatTime, say } from "./dom.js";
 import { gameTitle } from "./games.js";
 import {
   hostId, seatLabel, seatName, seatPlayerId, spectatorCount, spectatorNames, standInName,
 } from "./names.js";
 import { askForName, signedIn } from "./session.js";
 import { loadRenderer, openRoom } from "./table.js";
+import { deadlineOf } from "./table/clock.js";
 import { seatWords } from "./table/seats.js";
-import { listWords, plural } from "./words.js";
+import { setTitle } from "./title.js";
+import { durationWords, listWords, plural, untilWords } from "./words.js";
 
 const BOT_LEVELS = ["easy", "normal", "hard"];
 const STATUS_TEXT = { waiting: "Waiting for players", playing: "Playing", finished: "Finished" };
@@ -85,11 +87,39 @@ function renderRoom(next) {
   const names = spectatorNames(room);
   const more = watching > names.length && names.length ? ` and ${watching - names.length} more` : "";
   $("room-spectators").textContent = `${watching} watching` + (names.length ? `: ${names.join(", ")}${more}` : "");
+  renderPace();
   renderSeats();
   renderActions();
   renderFollow();
   if (!started) renderWaiting();
 }
+
+// A turn-based table says so, with the time for each move in words.
+function renderPace() {
+  const table = room.table || {};
+  const pace = $("room-pace");
+  pace.hidden = table.pace !== "turn_based";
+  if (!pace.hidden) pace.textContent = `Turn-based · ${durationWords(table.turn_seconds)} for each move`;
+}
+
+// At a turn-based table, when the player's move is due, in words (redrawn each minute).
+let myDeadline = null;
+function renderDeadline() {
+  const node = $("room-deadline");
+  node.hidden = !myDeadline;
+  if (myDeadline) {
+    const left = untilWords(Date.parse(myDeadline) - Date.now());
+    node.textContent = `Your move is due ${left} (${formatTime(myDeadline)}).`;
+  }
+}
+
+function noteDeadline(msg) {
+  const seat = mySeatIndex();
+  const turnBased = (room.table || {}).pace === "turn_based";
+  myDeadline = turnBased && seat !== null && !msg.over ? deadlineOf(msg, seat) : null;
+  renderDeadline();
+}
+setInterval(renderDeadline, 60_000);
 
 function isHost() {
   return me !== null && hostId(room) === me.id;
@@ -393,7 +423,7 @@ async function main() {
   $("room-rules").href = `/games/${encodeURIComponent(room.game)}`;
   $("room-rules").textContent = `How to play ${$("room-title").textContent}`;
   $("room-rules").hidden = false;
-  document.title = `${$("room-title").textContent} · cardroom`;
+  setTitle(`${$("room-title").textContent} · cardroom`);
   showConnection("idle");
   me = await signedIn();
   if (follow !== null && !(follow < (room.seats || []).length)) follow = null; // not a seat here
@@ -410,6 +440,7 @@ async function main() {
         renderFollow();
       }
       $("table-empty").hidden = true;
+      noteDeadline(msg);
       if (!msg.played_for_you && toldAbout && !toldAbout.startsWith(`${msg.match_id}:`)) $("away-notice").hidden = true;
     },
     onPlayedForYou: tellPlayedForYou,

@@ -81,6 +81,7 @@ import { fill, el } from "./dom.js";
 import { seatPlayerId, tableName } from "./names.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 import { startClocks } from "./table/clock.js";
+import { pageTitle, setTitle } from "./title.js";
 
 const renderers = new Map();
 
@@ -140,7 +141,7 @@ export function openRoom(roomId, {
   let nextRef = 1;
   let refused = false; // the message shows the server's refusal, which the next state or act clears
   let followed = validSeat(follow) ? follow : 0; // the seat a spectator follows
-  const baseTitle = document.title;
+  const baseTitle = pageTitle();
   const clocks = startClocks(root); // the turn clocks the renderer draws, kept current
 
   function validSeat(value) {
@@ -220,7 +221,7 @@ export function openRoom(roomId, {
     for (const [ref, waiting] of pending) {
       if (msg.seq > waiting.seq) { pending.delete(ref); waiting.resolve(msg); }
     }
-    document.title = (msg.legal && msg.legal.length && seat !== null ? "● Your turn · " : "") + baseTitle;
+    setTitle((msg.legal && msg.legal.length && seat !== null ? "● Your turn · " : "") + baseTitle);
     if (onState) onState(msg);
     if (msg.played_for_you && onPlayedForYou) onPlayedForYou(msg.played_for_you, msg);
     let module;

@@ -41,3 +41,27 @@ export function ratingDelta(delta) {
   const text = oneDecimal(Math.abs(delta));
   return text === "0.0" ? "±0.0" : delta > 0 ? `+${text}` : `\u2212${text}`;
 }
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+// A length of time in the largest whole unit: durationWords(3600) -> "1 hour",
+// durationWords(3 * 86400) -> "3 days", durationWords(90) -> "90 seconds"
+export function durationWords(seconds) {
+  if (seconds % DAY === 0) return plural(seconds / DAY, "day");
+  if (seconds % HOUR === 0) return plural(seconds / HOUR, "hour");
+  if (seconds % MINUTE === 0) return plural(seconds / MINUTE, "minute");
+  return plural(seconds, "second");
+}
+
+// How far off a moment is, roughly: "in 3 hours", "in 2 days", "in 5 minutes",
+// "in under a minute", or "now" once it has come
+export function untilWords(ms) {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds <= 0) return "now";
+  if (seconds < MINUTE) return "in under a minute";
+  if (seconds < HOUR) return `in ${plural(Math.floor(seconds / MINUTE), "minute")}`;
+  if (seconds < 2 * DAY) return `in ${plural(Math.floor(seconds / HOUR), "hour")}`;
+  return `in ${plural(Math.floor(seconds / DAY), "day")}`;
+}

@@ -54,4 +54,5 @@ def test_table_settings_reach_the_room(new_page: Callable[..., Page]) -> None:
         "clock": True,
         "seat_hold_seconds": 60,
         "on_absent": "forfeit",
+        "pace": "live",
     }

@@ -97,6 +97,7 @@ def test_a_first_visit_to_any_page_logs_no_console_error(new_page: Callable[...,
     paths = (
         "/",
         "/matches",
+        "/games",
         "/games/abstrac",
         "/signin",
         "/account/new",

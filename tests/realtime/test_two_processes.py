@@ -9,7 +9,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.support.clients import Guest, RoomSocket, closed_with
+from tests.support.clients import Guest, JsonSocket, RoomSocket, closed_with
+from tests.support.play import play_turn, to_act_first, turn_based_match
 from tests.support.races import race_start_and_leave, together
 from tests.support.server import ServerProcess, free_port, run_on_own_loop
 
@@ -139,3 +140,18 @@ def test_signing_out_on_one_process_closes_the_players_sockets_on_the_other(
     assert closed_with(RoomSocket(two.url, room_id, player.token, {})) == 4401
     theirs.send({"type": "ping"})  # another player's socket on that process stays open
     assert theirs.expect("pong")["type"] == "pong"
+
+
+def test_a_turn_on_one_process_reaches_the_players_own_socket_on_the_other(
+    pair: list[ServerProcess],
+) -> None:
+    one, two = pair
+    host, guest = Guest(one.url, "Near"), Guest(one.url, "Far")
+    room_id = turn_based_match(host, guest)  # the room is in process one's memory alone
+    mover, other = to_act_first(host, guest, room_id)
+    far = JsonSocket(two.url, "/ws/me", other.token, {})  # their own socket, on process two
+    assert far.expect("games")["waiting"] == 0
+    play_turn(mover.socket(room_id))  # on process one
+    far.expect("games", waiting=1)
+    play_turn(other.socket(room_id))
+    far.expect("games", waiting=0)

@@ -48,12 +48,18 @@ class Guest:
     def socket(self, room_id: str, **headers: str) -> RoomSocket:
         return RoomSocket(self.base_url, room_id, self.token, headers)
 
+    def own_socket(self, **headers: str) -> JsonSocket:
+        """The player's own socket, ``/ws/me``."""
+        return JsonSocket(self.base_url, "/ws/me", self.token, headers)
 
-class RoomSocket:
+
+class JsonSocket:
+    """A socket of the server's, at ``path``, its messages JSON."""
+
     def __init__(
-        self, base_url: str, room_id: str, token: str | None, headers: dict[str, str]
+        self, base_url: str, path: str, token: str | None, headers: dict[str, str]
     ) -> None:
-        url = base_url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
+        url = base_url.replace("http://", "ws://") + path
         if token:
             url += f"?token={token}"
         self.ws: ClientConnection = connect(
@@ -63,9 +69,6 @@ class RoomSocket:
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
-
-    def act(self, action: dict[str, Any], **extra: Any) -> None:
-        self.send({"type": "action", "action": action, **extra})
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         message = json.loads(self.ws.recv(timeout=timeout))
@@ -99,6 +102,26 @@ class RoomSocket:
             if message["type"] == kind and holds(message):
                 return message
 
+    def close(self) -> None:
+        self.ws.close()
+
+    def drop(self) -> None:
+        """Cut the connection without the closing handshake, as a vanished client does (a
+        handshake waits behind every frame this client never read)."""
+        self.ws.socket.close()
+
+
+class RoomSocket(JsonSocket):
+    """A room's socket, ``/ws/rooms/{id}``."""
+
+    def __init__(
+        self, base_url: str, room_id: str, token: str | None, headers: dict[str, str]
+    ) -> None:
+        super().__init__(base_url, f"/ws/rooms/{room_id}", token, headers)
+
+    def act(self, action: dict[str, Any], **extra: Any) -> None:
+        self.send({"type": "action", "action": action, **extra})
+
     def state_at(self, seq: int, timeout: float = 10) -> dict[str, Any]:
         """The state message of move ``seq``, whether it has already arrived or not."""
         for message in reversed(self.received):
@@ -117,16 +140,8 @@ class RoomSocket:
         except TimeoutError:
             return newest
 
-    def close(self) -> None:
-        self.ws.close()
 
-    def drop(self) -> None:
-        """Cut the connection without the closing handshake, as a vanished client does (a
-        handshake waits behind every frame this client never read)."""
-        self.ws.socket.close()
-
-
-def closed_with(socket: RoomSocket) -> int:
+def closed_with(socket: JsonSocket) -> int:
     """Read what the socket is sent until it closes: the close code."""
     try:
         while True:

@@ -44,6 +44,37 @@ def open_table(
     return room_id, sockets
 
 
+def turn_based_match(host: Guest, guest: Guest, game: str = "abstrac") -> str:
+    """A turn-based room of ``game`` (a day a move), ``host`` in seat 0 and ``guest`` in seat
+    1, started: its id."""
+    answer = host.post("/api/rooms", {"game": game, "seats": 2, "table": {"pace": "turn_based"}})
+    assert answer.status_code == 201, answer.text
+    room_id = answer.json()["id"]
+    for seat, player in enumerate((host, guest)):
+        player.post(f"/api/rooms/{room_id}/seats/{seat}").raise_for_status()
+    start(host, room_id)
+    return room_id
+
+
+def to_act_first(host: Guest, guest: Guest, room_id: str) -> tuple[Guest, Guest]:
+    """(the player to act, the other one), from the room's state."""
+    probe = host.socket(room_id)
+    to_act = probe.expect("state")["to_act"]
+    probe.close()
+    return (host, guest) if to_act == [0] else (guest, host)
+
+
+def play_turn(table: RoomSocket) -> None:
+    """The player of a room's socket just opened plays legal moves until the turn passes to
+    another seat; then the socket closes."""
+    seat = table.expect("hello")["you"]["seat"]
+    state = table.expect("state")
+    while seat in state["to_act"]:
+        table.act(state["legal"][0], seq=state["seq"])
+        state = table.state_at(state["seq"] + 1)
+    table.close()
+
+
 def start(host: Guest, room_id: str) -> int:
     answer = host.post(f"/api/rooms/{room_id}/start")
     assert answer.status_code == 200, answer.text

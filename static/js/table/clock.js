@@ -23,10 +23,16 @@ export function msLeft(iso, now = Date.now()) {
   return Number.isNaN(at) ? null : at - now;
 }
 
-// 0:42, 12:05 (whole seconds, rounded up: it shows 0:00 only when time is up)
+// 0:42, 12:05, 5:03:09 past an hour, 3d 5:03:09 past a day (a turn-based table's); whole
+// seconds, rounded up: it shows 0:00 only when time is up
 export function clockText(ms) {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  const pad = (n) => String(n).padStart(2, "0");
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}:${pad(seconds % 60)}`;
+  const hours = Math.floor(minutes / 60);
+  const time = `${hours % 24}:${pad(minutes % 60)}:${pad(seconds % 60)}`;
+  return hours < 24 ? time : `${Math.floor(hours / 24)}d ${time}`;
 }
 
 // A clock for one deadline: <span role="timer" data-deadline>. `before`/`after` wrap the
