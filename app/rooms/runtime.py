@@ -144,7 +144,7 @@ class RoomRuntime:
             self.own_moves[seat] += 1
         self._note_stand_in(seat, action, stand_in)
         self.changed_at = at
-        if self.table.turn_based:
+        if self.away and self.table.turn_based:
             # a stand-in plays one missed turn-based move, whoever made the move (its stand-in
             # here, or another process's): every seat is its player's again
             self.away.clear()
