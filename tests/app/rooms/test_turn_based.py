@@ -108,10 +108,13 @@ async def turn_table(
     return turns
 
 
-def run(database_url: str, work: Any) -> Any:
+def run(database_url: str, work: Any, **settings: Any) -> Any:
     clock = ManualClock()
     return with_services(
-        database_url, lambda services: work(services, clock), clock=clock, **SETTINGS
+        database_url,
+        lambda services: work(services, clock),
+        clock=clock,
+        **{**SETTINGS, **settings},
     )
 
 
@@ -236,3 +239,45 @@ def test_a_live_match_switched_to_turn_based_and_back_finishes(database_url: str
         assert refused.value.code == "not_playing"
 
     run(database_url, work)
+
+
+GAPS_H = (3, 20, 47, 9)  # hours between moves, turn by turn: days between some of them
+# the long games' moves between two waits (the moves between come at once): a week or more in
+# all for every game, and a whole match in seconds of real time
+WAIT_EVERY = {"absolute": 25, "abspecken": 10, "plus_minus": 10}
+
+
+@pytest.mark.parametrize("game", sorted(REGISTRY))
+def test_a_whole_turn_based_match_of_each_game_with_days_between_moves(
+    database_url: str, game: str
+) -> None:
+    async def work(services: Services, clock: ManualClock) -> None:
+        engine = REGISTRY[game]
+        players = min(max(2, engine.info.min_players), engine.info.max_players)
+        table = await turn_table(services, clock, game, players, turn_seconds=3 * int(DAY))
+        rng = random.Random(11)
+        began = clock.now()
+        to_tell = []  # (seat, seq) for every seat to act when the table waited for it
+        moves = waits = 0
+        while (runtime := await table.runtime()).playing:
+            if moves % WAIT_EVERY.get(game, 1) == 0:
+                to_tell += [(seat, runtime.seq) for seat in runtime.to_act()]
+                await table.advance(GAPS_H[waits % len(GAPS_H)] * HOUR)
+                waits += 1
+            await table.move(rng)
+            moves += 1
+        assert runtime.terminal is not None and runtime.terminal.termination == "normal"
+        assert clock.now() - began >= timedelta(days=7)
+        assert runtime.match is not None
+        stored = await match_db.load_moves(services.db, runtime.match.id)
+        assert len(stored) == moves and not any(m.stand_in for m in stored)  # none missed
+        # each seat was told of each turn it was waited for, once, and never reminded
+        ids = {p.id: n for n, p in enumerate(table.players)}
+        told = [(ids[n.player_id], n.seq) for n in table.notices if n.kind == "your_turn"]
+        await table.told(*((seat, "your_turn", seq) for seat, seq in to_tell))
+        assert sorted(set(told)) == sorted(told) and set(to_tell) <= set(told)
+        assert not any(n.kind == "reminder" for n in table.notices)
+        assert await games_of(services.db, table.players[0].id) == []  # over: not listed
+
+    # the idle sweep looks a few times a day, not every 75 s of the simulated weeks
+    run(database_url, work, room_idle_seconds=DAY)
