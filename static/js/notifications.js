@@ -69,27 +69,35 @@ async function save(work, message) {
   say(done, "");
   try {
     const settings = await work();
-    if (settings) showAddress(settings);
+    if (settings) {
+      if (typeof settings.push === "boolean") pushOn = settings.push;
+      showAddress(settings);
+    }
     say(done, message);
   } catch (failure) {
     say(error, failure.message);
   }
 }
 
-const preferences = () => ({ push: pushBox.checked, email: emailChoice.value });
+// The account's push setting covers every device of theirs: this device's box only subscribes
+// or unsubscribes this device (and turns push on when it subscribes), so neither unchecking it
+// nor choosing how often mail comes silences the player's other devices.
+let pushOn = false;
+const preferences = () => ({ push: pushOn, email: emailChoice.value });
 
 export async function showNotifications({ account }) {
   const settings = await get("/api/account/notifications");
   section.hidden = false;
+  pushOn = settings.push;
   pushBox.checked = settings.push && localStorage.getItem(SUBSCRIPTION_ID) !== null;
   mailPart.hidden = !account || !settings.mail_available;
   showAddress(settings);
 
   pushBox.addEventListener("change", () =>
     save(async () => {
-      if (pushBox.checked) await subscribeThisDevice();
-      else await unsubscribeThisDevice();
-      return api("/api/account/notifications", { method: "PUT", body: preferences() });
+      if (!pushBox.checked) return unsubscribeThisDevice().then(() => null);
+      await subscribeThisDevice();
+      return api("/api/account/notifications", { method: "PUT", body: { ...preferences(), push: true } });
     }, pushBox.checked ? "This device will tell you when it is your turn." : "No more notifications on this device.").finally(() => {
       if (error.textContent) pushBox.checked = false;
     }),
