@@ -281,3 +281,34 @@ def test_a_whole_turn_based_match_of_each_game_with_days_between_moves(
 
     # the idle sweep looks a few times a day, not every 75 s of the simulated weeks
     run(database_url, work, room_idle_seconds=DAY)
+
+
+def test_a_missed_deadline_forfeits_and_a_player_watching_is_not_told(database_url: str) -> None:
+    async def work(services: Services, clock: ManualClock) -> None:
+        table = await turn_table(
+            services, clock, "abstrac", 2, turn_seconds=int(DAY), on_absent="forfeit"
+        )
+        runtime = await table.runtime()
+        [first] = runtime.to_act()
+        await table.told((first, "your_turn", 0))
+        # the other player watches the table (connected on another process) as the first moves
+        watcher = 1 - first
+        event = {"kind": "presence", "process": "elsewhere", "ttl": 10 * DAY}
+        await services.manager.on_event(
+            table.room_id, {**event, "players": [table.players[watcher].id]}
+        )
+        _, seq = await table.move(random.Random(5))
+        runtime = await table.runtime()
+        await table.advance(0)  # its job has run
+        waited = {(n.player_id, n.seq) for n in table.notices}
+        for acting in runtime.to_act():
+            told = (table.players[acting].id, seq + 1) in waited
+            assert told is (acting != watcher), (acting, watcher, table.notices)
+        [late] = runtime.to_act()
+        await table.advance(DAY)  # nobody moves: the seat to act forfeits
+        runtime = await table.runtime()
+        assert not runtime.playing and runtime.terminal is not None
+        assert runtime.terminal.termination == "forfeit"
+        assert late not in runtime.terminal.winners
+
+    run(database_url, work)
