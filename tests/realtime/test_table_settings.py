@@ -179,3 +179,34 @@ def test_a_crowd_is_counted_and_only_the_first_names_are_listed(live_server: str
         "room", lambda m: not m["room"]["spectator_count"], 20, "the crowd gone"
     )["room"]
     assert room["spectator_count"] == 0 and room["spectators"] == []
+
+
+def test_a_running_match_changes_pace_when_both_players_agree_over_a_socket_and_http(
+    live_server: str,
+) -> None:
+    host, guest, room_id, _ = started(live_server)
+    watcher = Guest(live_server, "Watcher")
+    theirs, mine, watching = host.socket(room_id), guest.socket(room_id), watcher.socket(room_id)
+    for sock in (theirs, mine, watching):
+        sock.expect("hello")
+    theirs.send({"type": "pace", "pace": "sometimes"})
+    assert theirs.expect("error")["code"] == "bad_message"
+    theirs.send({"type": "pace", "pace": "turn_based", "turn_seconds": 86400})
+    vote = watching.expect_until("room", lambda m: m["room"]["pace_vote"] is not None)
+    assert vote["room"]["pace_vote"]["accepted"] == [0]
+    assert vote["room"]["table"]["pace"] == "live"
+    answer = watcher.post(f"/api/rooms/{room_id}/pace", {"pace": "turn_based"})
+    assert answer.status_code == 403  # a spectator has no say
+    answer = guest.post(f"/api/rooms/{room_id}/pace", {"pace": "turn_based", "turn_seconds": 86400})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["table"]["pace"] == "turn_based" and answer.json()["pace_vote"] is None
+    switched = watching.expect_until("room", lambda m: m["room"]["table"]["pace"] == "turn_based")
+    assert switched["room"]["table"]["turn_seconds"] == 86400
+    # back to live: one declines, over the socket
+    assert guest.post(f"/api/rooms/{room_id}/pace", {"pace": "live"}).status_code == 200
+    mine.expect_until("room", lambda m: m["room"]["pace_vote"] is not None)
+    theirs.send({"type": "pace", "accept": False})
+    mine.expect_until("room", lambda m: m["room"]["pace_vote"] is None)
+    assert httpx.get(f"{live_server}/api/rooms/{room_id}").json()["table"]["pace"] == "turn_based"
+    wrong = host.post(f"/api/rooms/{room_id}/pace", {"pace": "turn_based"})
+    assert wrong.status_code == 422 and wrong.json()["error"]["code"] == "invalid_table"
