@@ -1,7 +1,9 @@
 """Turn-based deadlines on three processes behind Postgres and Redis, two of them killed and
 restarted on the way: every match's deadlines keep firing (none lost), each once and never
 early (a stand-in's move a deadline after the move before), and each turn is pushed to its
-player once. Nobody moves or watches: every move is a missed deadline's stand-in."""
+player once; only a push under way in a process as it is killed may go again, after the
+job's lease, under the same Topic (the push service keeps one). Nobody moves or watches:
+every move is a missed deadline's stand-in."""
 
 from __future__ import annotations
 
@@ -75,7 +77,7 @@ def three(
             "CARDROOM_MIN_TURN_SECONDS": "1",
             "CARDROOM_PUSH_ENDPOINT_ORIGINS": json.dumps([push.origin]),
             "CARDROOM_JOBS_POLL_SECONDS": "0.25",
-            "CARDROOM_JOBS_LEASE_SECONDS": "1",
+            "CARDROOM_JOBS_LEASE_SECONDS": "5",
             "CARDROOM_MAX_OPEN_ROOMS": "1000",
         }
         processes = [
@@ -120,7 +122,8 @@ def test_deadlines_fire_once_and_none_is_lost_across_restarts(
         return all(len(moves.get(t.match_id, [])) >= count for t in started)
 
     until(lambda: every_match_has(1), "every match's first deadline", 60)
-    for victim, later in ((0, 2), (1, 3)):  # a process dies, whatever it was doing
+    kills = ((0, 2), (1, 3))
+    for victim, later in kills:  # a process dies, whatever it was doing
         processes[victim].kill()
         processes[victim].start()
         until(lambda count=later: every_match_has(count), f"{later} deadlines each", 90)
@@ -135,12 +138,15 @@ def test_deadlines_fire_once_and_none_is_lost_across_restarts(
         times = [m.at for m in made]
         gaps = [(later - earlier).total_seconds() for earlier, later in pairwise(times)]
         assert min(gaps) >= TURN_S, (table.match_id, gaps)  # never early, never twice
-    # each player's turn pushed once: a notice's topic names it, and none came twice
+    # each player's turn pushed once (a notice's topic names it), but for at most the one push
+    # each killed process had under way
+    again = 0
     for table in started:
         for browser in table.browsers:
             path = browser.endpoint.removeprefix(push.origin)
             topics = [request.headers["topic"] for request in push.to(path)]
-            assert len(topics) == len(set(topics)), (path, topics)
+            again += len(topics) - len(set(topics))
+    assert again <= len(kills)
     pushed = {path for path in (r.path for r in push.received)}
     seated = {b.endpoint.removeprefix(push.origin) for t in started for b in t.browsers}
     assert seated <= pushed  # every player was told of a turn of theirs
