@@ -8,6 +8,7 @@ every move is a missed deadline's stand-in."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
@@ -23,7 +24,8 @@ from tests.support.push_service import Browser, PushService, push_service
 from tests.support.server import ServerProcess, default_backend, free_port, run_on_own_loop
 from tests.support.waiting import until
 
-MATCHES = 45
+# the suite's; the issue's 200: CARDROOM_TEST_TURN_MATCHES=200 (about two minutes here)
+MATCHES = int(os.environ.get("CARDROOM_TEST_TURN_MATCHES", "45"))
 TURN_S = 2
 
 
@@ -127,6 +129,22 @@ def test_deadlines_fire_once_and_none_is_lost_across_restarts(
         processes[victim].kill()
         processes[victim].start()
         until(lambda count=later: every_match_has(count), f"{later} deadlines each", 90)
+
+    def all_told() -> bool:
+        """Every player whose turn was missed has been told of it (a push whose process was
+        killed goes once its job's lease is over)."""
+        moves, pushed = moves_by_match(database_url), {r.path for r in push.received}
+        return all(
+            {m.seat for m in moves[t.match_id]}
+            <= {
+                s
+                for s, b in enumerate(t.browsers)
+                if b.endpoint.removeprefix(push.origin) in pushed
+            }
+            for t in started
+        )
+
+    until(all_told, "every missed turn's player told of it", 60)
     for process in processes:
         process.stop()
 
@@ -147,6 +165,3 @@ def test_deadlines_fire_once_and_none_is_lost_across_restarts(
             topics = [request.headers["topic"] for request in push.to(path)]
             again += len(topics) - len(set(topics))
     assert again <= len(kills)
-    pushed = {path for path in (r.path for r in push.received)}
-    seated = {b.endpoint.removeprefix(push.origin) for t in started for b in t.browsers}
-    assert seated <= pushed  # every player was told of a turn of theirs
