@@ -91,6 +91,7 @@ class Services:
             clock=clock,
             rematch_seconds=settings.rematch_seconds,
             heartbeat=settings.presence_heartbeat_seconds,
+            turns_gather=settings.turns_gather_seconds,
         )
         replays = Replays(db)
         reviews = Reviews(

@@ -78,6 +78,9 @@ class Settings(BaseSettings):
     # how often each process looks for due jobs (deadlines, reminders, notifications) that
     # another process scheduled; its own it runs on time
     jobs_poll_seconds: float = Field(5.0, gt=0)
+    # how long after a move whom the match waits for is written, with every other match's
+    # changes made meanwhile (0: at once)
+    turns_gather_seconds: float = Field(1.0, ge=0)
     # how long a process's claim on a due job holds: one that died in a job leaves it to
     # another process after this (jobs are safe to run twice)
     jobs_lease_seconds: float = Field(30.0, gt=0)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.bot_names import bot_name
@@ -37,6 +37,10 @@ async def record_turns(db: AsyncEngine, rows: Sequence[TurnRow], now: datetime) 
     if not rows:
         return
     async with db.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # what a crash loses here the next move writes again (and a turns job lost keeps
+            # its earlier time): no commit of this waits for the disk, nor holds a move's up
+            await conn.execute(text("SET LOCAL synchronous_commit = off"))
         statement = upsert(conn, MatchTurn)
         changed = ("room_id", "seq", "waiting_for", "deadline", "last_move_at")
         await conn.execute(

@@ -67,6 +67,7 @@ class RoomManager:
         clock: Clock = SYSTEM_CLOCK,
         rematch_seconds: float = 60.0,
         heartbeat: float = 5.0,
+        turns_gather: float = 1.0,
     ) -> None:
         self.store = store
         self.audience = audience
@@ -99,7 +100,9 @@ class RoomManager:
         self.attendance = Attendance(
             self.runner, self.play, audience, broker, clock, uuid.uuid4().hex, heartbeat=heartbeat
         )
-        self.turns = TurnKeeper(store, self.directory, self.attendance, audience, clock)
+        self.turns = TurnKeeper(
+            store, self.directory, self.attendance, audience, clock, turns_gather
+        )
         self.chat_room = Chat(store, audience, broker)
         self.replication = Replication(
             self.directory,

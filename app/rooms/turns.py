@@ -3,8 +3,10 @@ deadlines, reminders and "your turn" notices, kept as one due job (``app/db/jobs
 match, so a match waiting days for a move costs no memory and no process has to hold it.
 
 After a match's start and each of its moves, every process that sees it writes whom the
-match waits for (``app/db/turns.py``: what a player's list of games shows), the writes of
-moves made meanwhile gathered into one transaction. A turn-based match's job
+match waits for (``app/db/turns.py``: what a player's list of games shows): ``gather``
+seconds after the first change not yet written, the changes of every match made meanwhile in
+one transaction (a busy server writes once a ``gather``, not once a move). A turn-based
+match's job
 (``turns:{match}``) is made due *now* in the same transaction, so the next player is told
 at once. When it runs,
 the room is loaded if no process holds it, a deadline that has passed is carried out
@@ -51,12 +53,14 @@ class TurnKeeper:
         attendance: Attendance,
         audience: Audience,
         clock: Clock,
+        gather: float = 1.0,
     ) -> None:
         self.store = store
         self.directory = directory
         self.attendance = attendance
         self.audience = audience
         self.clock = clock
+        self.gather = gather
         self.notify: Notify = tell_nobody
         self.wake: Callable[[], None] = lambda: None  # the job runner's: a job is due now
         # told, once a write is committed, the players whose lists of games it changed
@@ -86,6 +90,8 @@ class TurnKeeper:
         next one."""
         try:
             while self._pending:
+                if self.gather:
+                    await self.clock.sleep(self.gather)
                 rows, self._pending = list(self._pending.values()), {}
                 seated, self._seated = self._seated, set()
                 try:

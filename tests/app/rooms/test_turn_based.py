@@ -33,6 +33,7 @@ SETTINGS = {
     "bot_quick_ms": 0,
     "jobs_poll_seconds": 10 * DAY,  # what another process schedules: none here
     "min_turn_seconds": 60,
+    "turns_gather_seconds": 0,  # written at once: each move's notices follow it
 }
 
 
