@@ -112,6 +112,9 @@ class RoomDirectory:
         counted = await self.store.load_own_moves(match_id, snapshot[0]) if snapshot else {}
         try:
             runtime.load_match(match, snapshot, moves, own_moves=counted)
+            # whom it waits for is stored as of these moves (by whoever made them): a load is
+            # no change to write, nor a reason to run its turns job again
+            runtime.turns_kept = (match.id, runtime.seq)
         except Exception:  # the engine cannot rebuild it: the room must not stay wedged
             log.exception("room %s: match %d cannot be rebuilt", runtime.room.id, match.id)
             await self._set_aside(runtime, match, "cannot_rebuild")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime
 
 from app.db.jobs import Job
@@ -80,7 +81,10 @@ class TurnKeeper:
         if match is None or not runtime.playing or runtime.turns_kept == (match.id, runtime.seq):
             return
         runtime.turns_kept = (match.id, runtime.seq)
-        self._pending[match.id] = self._row(runtime)
+        self._note(runtime, self._row(runtime))
+
+    def _note(self, runtime: RoomRuntime, row: TurnRow) -> None:
+        self._pending[row.match_id] = row
         self._seated.update(s.player.id for s in runtime.room.seats if s.player is not None)
         if self._writing is None:
             self._writing = asyncio.get_running_loop().create_task(self._write())
@@ -139,6 +143,9 @@ class TurnKeeper:
         await self.attendance.enforce(runtime)
         if not self._waiting(runtime, match_id):
             return None
+        # whom it waits for, written again (a crash may have lost the last write); the job
+        # keeps itself, so the write does not make it due
+        self._note(runtime, replace(self._row(runtime), turn_based=False))
         now = self.clock.now()
         watching = set(self.audience.present(room_id)) | runtime.remote_players(now)
         later: list[datetime] = []
